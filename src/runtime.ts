@@ -28,6 +28,7 @@ import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startHoldExpiry } from './features/ledger/index.js';
 import { startFlagExpiry } from './features/accounts/index.js';
+import { startEndOfDay } from './features/clock/index.js';
 import {
   fairShares,
   startWebhookDelivery,
@@ -60,6 +61,8 @@ export interface RunningService {
   jobs: {
     holdExpiry: Pick<IntervalJob, 'runOnce'>;
     flagExpiry: Pick<IntervalJob, 'runOnce'>;
+    /** The end of day's check (END_OF_DAY_INTERVAL_MS): closes every ended business date not closed yet. */
+    endOfDay: Pick<IntervalJob, 'runOnce'>;
     eventOutbox: Pick<IntervalJob, 'runOnce'>;
   };
   /** The HTTP listener's connection time-outs, as node:http applies them (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). */
@@ -187,6 +190,16 @@ export async function startService(
         maxConcurrentExports: config.ledgerExportMaxConcurrent,
         onExportsFull: () => metrics.quotaRefused('ledger_exports'),
       },
+      clock: {
+        timeZones: config.clock.timeZones,
+        adjustable: config.clock.adjustable,
+        endOfDayLeaseMs: config.clock.endOfDayLeaseMs,
+        onEndOfDayFailure: (environment, businessDate, step, error) =>
+          logger.error(
+            { environment, businessDate, step, err: { message: (error as Error).message } },
+            'an end-of-day step failed; the day is recorded FAILED and runs again',
+          ),
+      },
     });
     metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
     metrics.setQuotaLimit('ledger_exports', config.ledgerExportMaxConcurrent);
@@ -196,6 +209,8 @@ export async function startService(
     cleanups.push(holdExpiry.stop);
     const flagExpiry = startFlagExpiry(services.accounts, config.flagExpiryIntervalMs, logger);
     cleanups.push(flagExpiry.stop);
+    const endOfDay = startEndOfDay(services.endOfDay, config.environments, config.clock.endOfDayIntervalMs, logger);
+    cleanups.push(endOfDay.stop);
     const webhooks = startWebhookDelivery(
       stores.webhooks,
       cipher,
@@ -318,6 +333,7 @@ export async function startService(
       jobs: {
         holdExpiry: { runOnce: holdExpiry.runOnce },
         flagExpiry: { runOnce: flagExpiry.runOnce },
+        endOfDay: { runOnce: endOfDay.runOnce },
         eventOutbox: { runOnce: outbox.runOnce },
       },
       stop: () => (stopping ??= drain.drain().then(stopAll)),

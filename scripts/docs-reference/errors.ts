@@ -33,6 +33,11 @@ export const ERROR_TEXTS: Record<string, string> = {
     'The business has 50 beneficial owners, the most it may have; remove one first. Nothing changes.',
   CUSTOMER_IS_A_BENEFICIAL_OWNER:
     'A customer without accounts is still a beneficial owner of a business: remove it from the business first (deleting a business removes its own owners). Nothing changes.',
+  CLOCK_NOT_ADJUSTABLE:
+    'The environment is not in `ADJUSTABLE_CLOCK_ENVIRONMENTS`: its time is the real time and cannot be moved. Nothing changes.',
+  CLOCK_CANNOT_GO_BACK:
+    "An advance's `to` is not after the environment's current time (or another advance moved it further meanwhile): time never moves back. Nothing changes.",
+  CLOCK_ADVANCE_TOO_FAR: 'An advance moves the clock at most three years; advance again for more. Nothing changes.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   EXTERNAL_ID_TAKEN:

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessConfig, accessEnv } from './access.js';
+import { clockConfig, clockEnv } from './clock.js';
 import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
 import { graphqlConfig, graphqlEnv } from './graphql.js';
@@ -49,6 +50,7 @@ const envSchema = z.object({
   ...graphqlEnv,
   ...limitsEnv,
   ...statementsEnv,
+  ...clockEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -69,7 +71,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof webhooksConfig> &
   ReturnType<typeof graphqlConfig> &
   ReturnType<typeof limitsConfig> &
-  ReturnType<typeof statementsConfig>;
+  ReturnType<typeof statementsConfig> &
+  ReturnType<typeof clockConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -201,5 +204,6 @@ export function loadConfig(
     ...graphqlConfig(raw, raw.NODE_ENV),
     ...limitsConfig(raw, raw.NODE_ENV),
     ...statementsConfig(raw),
+    ...clockConfig(raw, accessConfig(raw).environments),
   };
 }

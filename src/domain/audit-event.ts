@@ -46,6 +46,8 @@ export const AUDIT_OPERATIONS = [
   // tells that the number is on file, as a search would. resourceId: the id the refused customer would have had
   // (no customer has it); never the existing customer's id or the number.
   'customer.create.refused',
+  // A sandbox's clock moved forward (POST /{environment}/clock/advance, docs/adr/0102); resourceId: the advance.
+  'clock.advance',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
@@ -57,6 +59,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'webhook_endpoint',
   'pii_rotation',
   'api_token',
+  'environment_clock',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -71,6 +71,10 @@ export const ErrorCodes = [
   'BENEFICIAL_OWNER_NOT_FOUND',
   'BENEFICIAL_OWNER_LIMIT',
   'CUSTOMER_IS_A_BENEFICIAL_OWNER',
+  // Environment clocks (docs/adr/0102-environment-clocks-and-end-of-day.md).
+  'CLOCK_NOT_ADJUSTABLE',
+  'CLOCK_CANNOT_GO_BACK',
+  'CLOCK_ADVANCE_TOO_FAR',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -513,4 +517,31 @@ export const customerIsABeneficialOwner = (businessCount: number) =>
     'CUSTOMER_IS_A_BENEFICIAL_OWNER',
     'conflict',
     `The customer is a beneficial owner of ${businessCount} business(es); remove it from them (DELETE /{environment}/customer/{customerId}/beneficial-owner/{ownerCustomerId}) before deleting the customer.`,
+  );
+
+export const clockNotAdjustable = () =>
+  new DomainError(
+    'CLOCK_NOT_ADJUSTABLE',
+    'conflict',
+    "This environment's clock is the real time and cannot be moved (ADJUSTABLE_CLOCK_ENVIRONMENTS).",
+  );
+export const clockCannotGoBack = () =>
+  new DomainError(
+    'CLOCK_CANNOT_GO_BACK',
+    'unprocessable',
+    "An environment's time never moves back: to must be after its current time.",
+    [{ field: 'to', code: 'NOT_AFTER_NOW', message: "Must be after the environment's current time." }],
+  );
+export const clockAdvanceTooFar = () =>
+  new DomainError(
+    'CLOCK_ADVANCE_TOO_FAR',
+    'unprocessable',
+    'One advance moves the clock at most three years; advance again for more.',
+    [
+      {
+        field: 'to',
+        code: 'OUT_OF_RANGE',
+        message: "Must be at most three years after the environment's current time.",
+      },
+    ],
   );

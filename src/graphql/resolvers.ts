@@ -1,6 +1,7 @@
 import { isAuthorized } from '../domain/authorization.js';
 import { accountResolvers } from '../features/accounts/index.js';
 import { auditResolvers } from '../features/audit/index.js';
+import { clockResolvers } from '../features/clock/index.js';
 import { beneficialOwnerResolvers } from '../features/businesses/index.js';
 import { customerResolvers } from '../features/customers/index.js';
 import { eventResolvers, subscriptionResolvers } from '../features/events/index.js';
@@ -55,6 +56,7 @@ export const resolverMaps = [
   eventResolvers,
   nodeResolvers,
   auditResolvers,
+  clockResolvers,
   webhookResolvers,
   subscriptionResolvers,
   scalarResolvers,

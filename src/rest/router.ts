@@ -30,6 +30,7 @@ import {
 } from '../features/customers/index.js';
 import { beneficialOwnerAnswer, presentBeneficialOwners } from '../features/businesses/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
+import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import {
   listEventsQuery,
   presentEvent,
@@ -150,7 +151,8 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, beneficialOwners, accounts, audit, ledger, history, events, webhooks } = deps.services;
+  const { customers, beneficialOwners, accounts, audit, ledger, history, events, webhooks, clock, endOfDay } =
+    deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -374,7 +376,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     exportLedgerEntries: async ({ caller, query, mediaType }) => {
       const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
-      const exported = history.exportLedger(caller, ledgerExportQuery(caller, query), format);
+      const exported = await history.exportLedger(caller, ledgerExportQuery(caller, query), format);
       return {
         kind: 'stream',
         contentType:
@@ -459,6 +461,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { filter, page } = listAuditEventsQuery(caller, query);
       return ok(presentAuditPage(await audit.find(caller, filter, page)));
     },
+    getClock: async ({ caller }) => ok(presentClock(await clock.read(caller))),
+    advanceClock: async ({ caller, body }) => ok(presentClockAdvance(await clock.advance(caller, body))),
+    listEndOfDay: async ({ caller, query }) =>
+      ok(presentEndOfDay(await endOfDay.list(caller, endOfDayQuery(caller, query)))),
   };
 
   const table = deps.restRoutes ?? (REST_ROUTES as readonly RestRoute[]);

@@ -1,5 +1,6 @@
 import { ACCOUNTS_ROUTES } from '../features/accounts/index.js';
 import { AUDIT_ROUTES } from '../features/audit/index.js';
+import { CLOCK_ROUTES } from '../features/clock/index.js';
 import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
 import { BENEFICIAL_OWNERS_ROUTES } from '../features/businesses/index.js';
 import { EVENTS_ROUTES } from '../features/events/index.js';
@@ -37,6 +38,7 @@ export const REST_ROUTES = [
   ...EVENTS_ROUTES,
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,
+  ...CLOCK_ROUTES,
 ] as const satisfies readonly RestRoute[];
 
 export type OperationId = (typeof REST_ROUTES)[number]['operationId'];

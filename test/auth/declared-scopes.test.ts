@@ -236,6 +236,10 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     params: { endpointId: await fixtures.endpoint(), eventId: await fixtures.eventId() },
   }),
   listAuditEvents: async () => ({ query: { first: '5' } }),
+  getClock: async () => ({}),
+  // A day each time (refused calls change nothing): nothing in this file turns on the sandbox's time.
+  advanceClock: async () => ({ body: { days: 1 } }),
+  listEndOfDay: async () => ({ query: { from: '2026-12-01', to: '2026-12-31' } }),
 };
 
 function restCall(route: (typeof REST_ROUTES)[number], request: RestCase, token: string): Promise<CallResult> {
@@ -500,6 +504,9 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($id: ID!, $e: ID!) { redeliverWebhook(endpointId: $id, eventId: $e) { eventId } }',
     variables: { id: await fixtures.endpoint(), e: await fixtures.eventId() },
   }),
+  'Query.clock': async () => ({ document: '{ clock { now businessDate } }' }),
+  'Query.endOfDay': async () => ({ document: '{ endOfDay(from: "2026-12-01", to: "2026-12-31") { businessDate } }' }),
+  'Mutation.advanceClock': async () => ({ document: 'mutation { advanceClock(days: 1) { to businessDaysRun } }' }),
   'Subscription.accountUpdated': async () => ({
     document: `subscription($id: ID!) { accountUpdated(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
     variables: { id: await fixtures.account() },

@@ -352,7 +352,7 @@ export type AuditEvent = {
   requestId: Scalars['String']['output'];
   /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation` or `api_token`. */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token` or `environment_clock`. */
   resourceType: Scalars['String']['output'];
 };
 
@@ -451,6 +451,30 @@ export type BusinessProfile = {
   legalName: Scalars['String']['output'];
   /** Its website, an http or https URL; null when not given. */
   website: Maybe<Scalars['String']['output']>;
+};
+
+/** An environment's clock. */
+export type Clock = {
+  __typename?: 'Clock';
+  /** May `advanceClock` move it (ADJUSTABLE_CLOCK_ENVIRONMENTS)? */
+  adjustable: Scalars['Boolean']['output'];
+  /** The environment's local date at `now`, YYYY-MM-DD, in `timeZone`. */
+  businessDate: Scalars['String']['output'];
+  /** The environment's time, ISO 8601 UTC: the real time, or ahead of it in a sandbox moved forward. */
+  now: Scalars['String']['output'];
+  /** The IANA time zone of the business dates and the end of day (ENVIRONMENT_TIME_ZONES). */
+  timeZone: Scalars['String']['output'];
+};
+
+/** What `advanceClock` did. */
+export type ClockAdvance = {
+  __typename?: 'ClockAdvance';
+  /** The business dates it ended (from the one `from` is in to the one before `to`), each closed by its end of day. */
+  businessDaysRun: Scalars['Int']['output'];
+  /** The environment's time before, ISO 8601 UTC. */
+  from: Scalars['String']['output'];
+  /** The environment's time after, ISO 8601 UTC. */
+  to: Scalars['String']['output'];
 };
 
 /** A new account. */
@@ -712,6 +736,46 @@ export type CustomerType =
   /** A person: names, date of birth, an SSN (never returned). */
   | 'INDIVIDUAL';
 
+/** The end of day of one business date. */
+export type EndOfDayRun = {
+  __typename?: 'EndOfDayRun';
+  /** Times the day was started: more than 1 after a failure or a crash. */
+  attempts: Scalars['Int']['output'];
+  /** YYYY-MM-DD. */
+  businessDate: Scalars['String']['output'];
+  /** When it completed or failed (real time); null while running. */
+  finishedAt: Maybe<Scalars['String']['output']>;
+  /** When the first attempt started (real time), ISO 8601 UTC. */
+  startedAt: Scalars['String']['output'];
+  status: EndOfDayStatus;
+  /** Its steps, in the order they run. */
+  steps: Array<EndOfDayStepRun>;
+};
+
+/** RUNNING, COMPLETED or FAILED. */
+export type EndOfDayStatus =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'RUNNING';
+
+/** One step of a business date's end of day. */
+export type EndOfDayStepRun = {
+  __typename?: 'EndOfDayStepRun';
+  /** Times the step was started. */
+  attempts: Scalars['Int']['output'];
+  /** The last attempt's failure (a code and message, never a record's values); null once completed. */
+  error: Maybe<Scalars['String']['output']>;
+  /** When it completed or failed (real time); null while running. */
+  finishedAt: Maybe<Scalars['String']['output']>;
+  /** Records the step changed that day (holds voided, flags lifted). */
+  records: Scalars['Int']['output'];
+  /** When its last attempt started (real time), ISO 8601 UTC. */
+  startedAt: Scalars['String']['output'];
+  status: EndOfDayStatus;
+  /** The step, e.g. hold-expiry, flag-expiry. */
+  step: Scalars['String']['output'];
+};
+
 /** What kind of entity a business customer is. */
 export type EntityType =
   | 'CORPORATION'
@@ -811,6 +875,13 @@ export type Mutation = {
    * business's `version`.
    */
   addBeneficialOwner: BeneficialOwner;
+  /**
+   * Moves this environment's clock forward to `to`, or by `days` of 24 hours (one of them), at most three years, and
+   * runs every end of day in between, in order; answers once they have run (REST's `POST /{environment}/clock/advance`).
+   * Only in ADJUSTABLE_CLOCK_ENVIRONMENTS (`sandbox` by default). Needs `clock:write`. Fails with VALIDATION_FAILED,
+   * CLOCK_NOT_ADJUSTABLE, CLOCK_CANNOT_GO_BACK (`to` not after now) or CLOCK_ADVANCE_TOO_FAR. Audited (`clock.advance`).
+   */
+  advanceClock: ClockAdvance;
   /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
   /**
@@ -1016,6 +1087,20 @@ export type MutationAddAccountCustomerArgs = {
 export type MutationAddBeneficialOwnerArgs = {
   businessCustomerId: Scalars['ID']['input'];
   input: AddBeneficialOwnerInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationAdvanceClockArgs = {
+  days?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1446,10 +1531,24 @@ export type Query = {
    * VALIDATION_FAILED (see `extensions.details`).
    */
   auditEvents: AuditEventConnection;
+  /**
+   * This environment's clock (the environment of the endpoint's URL, as for every field): its time, which every
+   * time-based rule reads (posting times, hold expiry, flag `until`, balances and statements by default), its business
+   * date in its time zone, and whether `advanceClock` may move it. The same as `GET /{environment}/clock`. Needs
+   * `accounts:read`.
+   */
+  clock: Clock;
   /** The customer with this id, or null when no such customer exists in this environment. */
   customer: Maybe<Customer>;
   /** The customers of this environment, oldest first (ordered by id, which is time-ordered), a page at a time. */
   customers: CustomerConnection;
+  /**
+   * The end of day of this environment's business dates in [`from`, `to`] (YYYY-MM-DD; absent: `to` today, `from` 30
+   * dates before), those that have a run, oldest first: status, timings, and each step with the records it changed and
+   * its last failure. At most 366 dates (VALIDATION_FAILED). The same as `GET /{environment}/end-of-day`. Needs
+   * `accounts:read`.
+   */
+  endOfDay: Array<EndOfDayRun>;
   /** One event of this environment, or null when none has this id (or it was pruned). Needs `events:read`. */
   event: Maybe<Event>;
   /**
@@ -1548,6 +1647,16 @@ export type QueryCustomersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<CustomerFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryEndOfDayArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2108,6 +2217,8 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BusinessOwnership: ResolverTypeWrapper<BusinessOwnershipModel>;
   BusinessProfile: ResolverTypeWrapper<BusinessProfile>;
+  Clock: ResolverTypeWrapper<Clock>;
+  ClockAdvance: ResolverTypeWrapper<ClockAdvance>;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -2119,6 +2230,9 @@ export type ResolversTypes = {
   CustomerSearchInput: CustomerSearchInput;
   CustomerType: CustomerType;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
+  EndOfDayRun: ResolverTypeWrapper<EndOfDayRun>;
+  EndOfDayStatus: EndOfDayStatus;
+  EndOfDayStepRun: ResolverTypeWrapper<EndOfDayStepRun>;
   EntityType: EntityType;
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
@@ -2176,6 +2290,8 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   BusinessOwnership: BusinessOwnershipModel;
   BusinessProfile: BusinessProfile;
+  Clock: Clock;
+  ClockAdvance: ClockAdvance;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -2186,6 +2302,8 @@ export type ResolversParentTypes = {
   CustomerFilter: CustomerFilter;
   CustomerSearchInput: CustomerSearchInput;
   Decimal: Scalars['Decimal']['output'];
+  EndOfDayRun: EndOfDayRun;
+  EndOfDayStepRun: EndOfDayStepRun;
   Event: DomainEventModel;
   EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
@@ -2355,6 +2473,19 @@ export type BusinessProfileResolvers<ContextType = GraphqlContext, ParentType ex
   website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type ClockResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Clock'] = ResolversParentTypes['Clock']> = {
+  adjustable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  now?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ClockAdvanceResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ClockAdvance'] = ResolversParentTypes['ClockAdvance']> = {
+  businessDaysRun?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
@@ -2394,6 +2525,25 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'Decimal';
 }
 
+export type EndOfDayRunResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EndOfDayRun'] = ResolversParentTypes['EndOfDayRun']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  businessDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['EndOfDayStatus'], ParentType, ContextType>;
+  steps?: Resolver<Array<ResolversTypes['EndOfDayStepRun']>, ParentType, ContextType>;
+};
+
+export type EndOfDayStepRunResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EndOfDayStepRun'] = ResolversParentTypes['EndOfDayStepRun']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  records?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['EndOfDayStatus'], ParentType, ContextType>;
+  step?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type EventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
   accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -2427,6 +2577,7 @@ export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
   addBeneficialOwner?: Resolver<ResolversTypes['BeneficialOwner'], ParentType, ContextType, RequireFields<MutationAddBeneficialOwnerArgs, 'businessCustomerId' | 'input'>>;
+  advanceClock?: Resolver<ResolversTypes['ClockAdvance'], ParentType, ContextType, Partial<MutationAdvanceClockArgs>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
@@ -2472,8 +2623,10 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType, RequireFields<QueryAccountArgs, 'accountId'>>;
   accounts?: Resolver<ResolversTypes['AccountConnection'], ParentType, ContextType, RequireFields<QueryAccountsArgs, 'first'>>;
   auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
+  clock?: Resolver<ResolversTypes['Clock'], ParentType, ContextType>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'customerId'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
+  endOfDay?: Resolver<Array<ResolversTypes['EndOfDayRun']>, ParentType, ContextType, Partial<QueryEndOfDayArgs>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
@@ -2616,10 +2769,14 @@ export type Resolvers<ContextType = GraphqlContext> = {
   BeneficialOwner?: BeneficialOwnerResolvers<ContextType>;
   BusinessOwnership?: BusinessOwnershipResolvers<ContextType>;
   BusinessProfile?: BusinessProfileResolvers<ContextType>;
+  Clock?: ClockResolvers<ContextType>;
+  ClockAdvance?: ClockAdvanceResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;
   Decimal?: GraphQLScalarType;
+  EndOfDayRun?: EndOfDayRunResolvers<ContextType>;
+  EndOfDayStepRun?: EndOfDayStepRunResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
   Metadata?: GraphQLScalarType;
