@@ -92,7 +92,7 @@ const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof 
   ledger: ['expiredHolds', 'expiredHoldsOf'],
   // The environment's time (a read of environment_clocks, on the primary); the end of day's record and listing.
   clock: ['now'],
-  endOfDay: ['list', 'lastCompleted'],
+  endOfDay: ['list', 'progress'],
   // The cost's link bounds must be the primary's, where the links' trigger raises them: a replica's could be lower.
   links: ['findBounds'],
   history: ['statement', 'exportEntries'],

@@ -61,14 +61,18 @@ export class EndOfDayService {
 
   /**
    * Runs every ended business date of the environment not completed yet, oldest first: from the day after the last
-   * completed one (before the first run ever: from `since`, else yesterday) to yesterday, by the environment's
-   * clock. Stops at a failed day, and at a day another instance runs unless `waitForOthers` (then it waits for it).
+   * completed one (before any completed: from the first day ever started, a first day interrupted; before any run
+   * at all: from `since`, else yesterday) to yesterday, by the environment's clock. Stops at a failed day, and at a day another instance runs unless `waitForOthers` (then it waits for it).
    */
   async runDue(environment: string, options: { since?: string; waitForOthers?: boolean } = {}): Promise<EndOfDayPass> {
     const timeZone = this.timeZoneOf(environment);
     const today = businessDateOf(await this.clock.now(environment), timeZone);
-    let completedThrough = await this.stores.endOfDay.lastCompleted(environment);
-    let date = completedThrough !== null ? nextDate(completedThrough) : (options.since ?? previousDate(today));
+    const progress = await this.stores.endOfDay.progress(environment);
+    let completedThrough = progress.lastCompleted;
+    let date =
+      completedThrough !== null
+        ? nextDate(completedThrough)
+        : (progress.earliest ?? options.since ?? previousDate(today));
     const ran: string[] = [];
     for (; date < today; date = nextDate(date)) {
       const outcome = await this.runDay(environment, date, options.waitForOthers === true);

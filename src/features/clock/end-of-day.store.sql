@@ -42,9 +42,10 @@ WITH step AS (
 UPDATE end_of_day_runs SET status = 'COMPLETED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL
      WHERE environment = $1::varchar AND business_date = $2::date AND lease_owner = $3::uuid
 
--- cas_end_of_day_last_completed
-SELECT to_char(max(business_date), 'YYYY-MM-DD') AS "businessDate" FROM end_of_day_runs
-     WHERE environment = $1::varchar AND status = 'COMPLETED'
+-- cas_end_of_day_progress
+SELECT to_char(max(business_date) FILTER (WHERE status = 'COMPLETED'), 'YYYY-MM-DD') AS "lastCompleted",
+            to_char(min(business_date), 'YYYY-MM-DD') AS earliest
+     FROM end_of_day_runs WHERE environment = $1::varchar
 
 -- cas_end_of_day_list
 SELECT to_char(r.business_date, 'YYYY-MM-DD') AS "businessDate", r.status, r.attempts, r.started_at AS "startedAt",

@@ -54,10 +54,11 @@ const SQL = {
     `UPDATE end_of_day_runs SET status = 'COMPLETED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL
      WHERE environment = $1::varchar AND business_date = $2::date AND lease_owner = $3::uuid`,
   ),
-  lastCompleted: statement(
-    'end_of_day_last_completed',
-    `SELECT to_char(max(business_date), 'YYYY-MM-DD') AS "businessDate" FROM end_of_day_runs
-     WHERE environment = $1::varchar AND status = 'COMPLETED'`,
+  progress: statement(
+    'end_of_day_progress',
+    `SELECT to_char(max(business_date) FILTER (WHERE status = 'COMPLETED'), 'YYYY-MM-DD') AS "lastCompleted",
+            to_char(min(business_date), 'YYYY-MM-DD') AS earliest
+     FROM end_of_day_runs WHERE environment = $1::varchar`,
   ),
   list: statement(
     'end_of_day_list',
@@ -125,9 +126,13 @@ export class PrismaEndOfDayStore implements EndOfDayStore {
     await execute(this.prisma, SQL.complete, [environment, businessDate, owner]);
   }
 
-  async lastCompleted(environment: string): Promise<string | null> {
-    const [row] = await queryRows<{ businessDate: string | null }>(this.prisma, SQL.lastCompleted, [environment]);
-    return row?.businessDate ?? null;
+  async progress(environment: string): Promise<{ lastCompleted: string | null; earliest: string | null }> {
+    const [row] = await queryRows<{ lastCompleted: string | null; earliest: string | null }>(
+      this.prisma,
+      SQL.progress,
+      [environment],
+    );
+    return { lastCompleted: row?.lastCompleted ?? null, earliest: row?.earliest ?? null };
   }
 
   async list(environment: string, from: string, to: string): Promise<EndOfDayRun[]> {

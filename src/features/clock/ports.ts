@@ -32,8 +32,11 @@ export interface EndOfDayStore {
   failStep(environment: string, businessDate: string, step: string, error: string, requestId: string): Promise<void>;
   /** Every step done: the day is COMPLETED and its lease released. */
   complete(environment: string, businessDate: string, owner: string): Promise<void>;
-  /** The latest business date whose run completed, or null before the first. */
-  lastCompleted(environment: string): Promise<string | null>;
+  /**
+   * Where the environment's record stands: the latest business date whose run completed (null before the first), and
+   * the earliest date that has a run at all (null when none has: then no day was ever started).
+   */
+  progress(environment: string): Promise<{ lastCompleted: string | null; earliest: string | null }>;
   /** The runs of the business dates [from, to], oldest first, with their steps in order. */
   list(environment: string, from: string, to: string): Promise<EndOfDayRun[]>;
 }
