@@ -179,4 +179,19 @@ describe('the end of day, exactly once', () => {
     expect((await runsOf(environment))[0]).toMatchObject({ status: 'COMPLETED', attempts: 2 });
     expect((await expiries(holds)).every((hold) => hold.status === 'VOIDED' && hold.expired === 1)).toBe(true);
   });
+
+  it('the scheduled pass closes yesterday first, then every day missed meanwhile, in order', async () => {
+    const environment = 'catch-up';
+    const today = businessDateOf(await h.services.clock.now(environment), ZONE);
+    const first = await h.services.endOfDay.runDue(environment);
+    expect(first.ran).toHaveLength(1);
+    expect(first.ran[0]! < today).toBe(true);
+    // The service was down for two days.
+    await twoDaysPass(environment);
+    const caughtUp = await h.services.endOfDay.runDue(environment);
+    expect(caughtUp.ran).toHaveLength(2);
+    expect(caughtUp.ran[0]).toBe(today);
+    expect((await runsOf(environment)).map((run) => run.date)).toEqual([first.ran[0], ...caughtUp.ran]);
+    expect((await h.services.endOfDay.runDue(environment)).ran).toEqual([]);
+  });
 });
