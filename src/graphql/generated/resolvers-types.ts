@@ -747,6 +747,7 @@ export type EndOfDayRun = {
   finishedAt: Maybe<Scalars['String']['output']>;
   /** When the first attempt started (real time), ISO 8601 UTC. */
   startedAt: Scalars['String']['output'];
+  /** Whether the day is being closed, closed, or failed (it runs again). */
   status: EndOfDayStatus;
   /** Its steps, in the order they run. */
   steps: Array<EndOfDayStepRun>;
@@ -771,6 +772,7 @@ export type EndOfDayStepRun = {
   records: Scalars['Int']['output'];
   /** When its last attempt started (real time), ISO 8601 UTC. */
   startedAt: Scalars['String']['output'];
+  /** Whether the step is running, completed, or failed that day. */
   status: EndOfDayStatus;
   /** The step, e.g. hold-expiry, flag-expiry. */
   step: Scalars['String']['output'];
