@@ -102,3 +102,5 @@ CREATE TABLE "end_of_day_steps" (
 -- a step's count is read back exactly after a crash.
 CREATE UNIQUE INDEX "audit_events_end_of_day_record_key" ON "audit_events" ("environment", "request_id", "resource_id")
     WHERE "request_id" LIKE 'end-of-day:%';
+-- The count of a day's step filters on request_id: its statistics back (migration 20261129000000 dropped them).
+ALTER TABLE "audit_events" ALTER COLUMN "request_id" SET STATISTICS -1;
