@@ -70,8 +70,10 @@ export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
  */
 export interface AuditEvent {
   eventId: string;
-  /** ISO 8601, UTC. */
+  /** ISO 8601, UTC: the real time. */
   occurredAt: string;
+  /** ISO 8601, UTC: the environment's time (its clock, docs/adr/0102); the real time for events before clocks. */
+  environmentOccurredAt: string;
   /** `static:<keyed label>`, `token:<id>`, `jwt:<subject>`, or an operator command's `cli:<command>`. */
   principalId: string;
   environment: string;
@@ -89,7 +91,7 @@ export interface AuditEvent {
   matchedCount?: number;
 }
 
-export type NewAuditEvent = Omit<AuditEvent, 'occurredAt'>;
+export type NewAuditEvent = Omit<AuditEvent, 'occurredAt' | 'environmentOccurredAt'>;
 
 /** The audit event of a write made by `caller`. */
 export function auditEventFor(

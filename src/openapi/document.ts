@@ -474,6 +474,7 @@ const AUDIT_PAGE_EXAMPLE = {
     {
       eventId: '0193a5c2-7f40-7aa0-b1c2-d3e4f5a6b7c8',
       occurredAt: '2026-11-21T10:15:30.123Z',
+      environmentOccurredAt: '2026-11-21T10:15:30.123Z',
       principalId: 'token:3f9c0a6b1d2e4f57',
       operation: 'customer.create',
       resourceType: 'customer',

@@ -336,13 +336,15 @@ export type AuditEvent = {
   __typename?: 'AuditEvent';
   /** Names of the fields the write set: every field given on create, the fields sent on update, none on delete, none for a control or holder call that changed nothing. */
   changedFields: Array<Scalars['String']['output']>;
+  /** When the write happened by the environment's clock, ISO 8601 in UTC: the same as `occurredAt`, except in a sandbox moved forward. */
+  environmentOccurredAt: Scalars['String']['output'];
   /** The event's id (a time-ordered UUID). */
   eventId: Scalars['ID']['output'];
   /** The idempotency key the write was sent with, or null. */
   idempotencyKey: Maybe<Scalars['String']['output']>;
   /** Only on `customer.search` (a search by social security number): how many customers it found; null otherwise. */
   matchedCount: Maybe<Scalars['Int']['output']>;
-  /** When the write happened: ISO 8601 in UTC. */
+  /** When the write happened: ISO 8601 in UTC (the real time). */
   occurredAt: Scalars['String']['output'];
   /** What was written: one of the operations listed on `Query.auditEvents(operation)`, e.g. `customer.create` or `transaction.post`. */
   operation: Scalars['String']['output'];
@@ -2419,6 +2421,7 @@ export type AddressResolvers<ContextType = GraphqlContext, ParentType extends Re
 
 export type AuditEventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
   changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  environmentOccurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   idempotencyKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   matchedCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;

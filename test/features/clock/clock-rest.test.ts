@@ -205,6 +205,12 @@ describe('the rules that follow the clock', () => {
       [credit.json.data.transactionId],
     );
     expect(audit.rows[0]!.environment_occurred_at.getTime()).toBeGreaterThan(audit.rows[0]!.occurred_at.getTime());
+    // The trail answers both.
+    const trail = await service.call('GET', `/sandbox/audit-events?resourceId=${credit.json.data.transactionId}`);
+    expectSuccess(trail, 'customer', 200);
+    const [event] = trail.json.data.events;
+    expect(new Date(event.environmentOccurredAt).getTime()).toBe(audit.rows[0]!.environment_occurred_at.getTime());
+    expect(new Date(event.occurredAt).getTime()).toBe(audit.rows[0]!.occurred_at.getTime());
   });
 });
 

@@ -1009,9 +1009,14 @@ export interface components {
             eventId: string;
             /**
              * Format: date-time
-             * @description When the write committed, ISO 8601 UTC.
+             * @description When the write committed, ISO 8601 UTC (the real time).
              */
             occurredAt: string;
+            /**
+             * Format: date-time
+             * @description When the write committed by the environment's clock, ISO 8601 UTC: the same as `occurredAt`, except in a sandbox moved forward (docs/clock.md).
+             */
+            environmentOccurredAt: string;
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
@@ -7480,6 +7485,7 @@ export interface operations {
                      *           {
                      *             "eventId": "0193a5c2-7f40-7aa0-b1c2-d3e4f5a6b7c8",
                      *             "occurredAt": "2026-11-21T10:15:30.123Z",
+                     *             "environmentOccurredAt": "2026-11-21T10:15:30.123Z",
                      *             "principalId": "token:3f9c0a6b1d2e4f57",
                      *             "operation": "customer.create",
                      *             "resourceType": "customer",
