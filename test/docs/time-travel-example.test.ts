@@ -5,8 +5,9 @@ import { startTestService, type TestService } from '../support/service.js';
 describe('examples/time-travel.sh', () => {
   let service: TestService;
   beforeAll(async () => {
-    // Only the example's advance closes days here.
-    service = await startTestService({ END_OF_DAY_INTERVAL_MS: '3600000' });
+    // Only the example's advance closes days and expires holds and flags here: the intra-day sweeps, which would
+    // race its end of day for them (either voids a hold once), wait.
+    service = await startTestService({ HOLD_EXPIRY_INTERVAL_MS: '3600000', FLAG_EXPIRY_INTERVAL_MS: '3600000' });
   });
   afterAll(() => service?.stop());
 

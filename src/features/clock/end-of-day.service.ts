@@ -62,7 +62,8 @@ export class EndOfDayService {
   /**
    * Runs every ended business date of the environment not completed yet, oldest first: from the day after the last
    * completed one (before any completed: from the first day ever started, a first day interrupted; before any run
-   * at all: from `since`, else yesterday) to yesterday, by the environment's clock. Stops at a failed day, and at a day another instance runs unless `waitForOthers` (then it waits for it).
+   * at all: from `since`, else yesterday) to yesterday, by the environment's clock. Stops at a failed day, and at a
+   * day another instance runs unless `waitForOthers` (then it waits for it).
    */
   async runDue(environment: string, options: { since?: string; waitForOthers?: boolean } = {}): Promise<EndOfDayPass> {
     const timeZone = this.timeZoneOf(environment);
@@ -108,7 +109,11 @@ export class EndOfDayService {
         await this.stores.endOfDay.completeStep(environment, businessDate, step.name, requestId);
       } catch (error) {
         this.onFailure(environment, businessDate, step.name, error);
-        await this.stores.endOfDay.failStep(environment, businessDate, step.name, describeFailure(error), requestId);
+        await this.stores.endOfDay.failStep(environment, businessDate, step.name, {
+          error: describeFailure(error),
+          requestId,
+          owner,
+        });
         return 'failed';
       }
     }

@@ -36,7 +36,7 @@ WITH step AS (
        WHERE environment = $1::varchar AND business_date = $2::date AND step = $3::varchar
      )
      UPDATE end_of_day_runs SET status = 'FAILED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL
-     WHERE environment = $1::varchar AND business_date = $2::date
+     WHERE environment = $1::varchar AND business_date = $2::date AND lease_owner = $6::uuid
 
 -- cas_end_of_day_complete
 UPDATE end_of_day_runs SET status = 'COMPLETED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL

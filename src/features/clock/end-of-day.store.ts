@@ -47,7 +47,7 @@ const SQL = {
        WHERE environment = $1::varchar AND business_date = $2::date AND step = $3::varchar
      )
      UPDATE end_of_day_runs SET status = 'FAILED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL
-     WHERE environment = $1::varchar AND business_date = $2::date`,
+     WHERE environment = $1::varchar AND business_date = $2::date AND lease_owner = $6::uuid`,
   ),
   complete: statement(
     'end_of_day_complete',
@@ -116,10 +116,16 @@ export class PrismaEndOfDayStore implements EndOfDayStore {
     environment: string,
     businessDate: string,
     step: string,
-    error: string,
-    requestId: string,
+    failure: { error: string; requestId: string; owner: string },
   ): Promise<void> {
-    await execute(this.prisma, SQL.failStep, [environment, businessDate, step, error, requestId]);
+    await execute(this.prisma, SQL.failStep, [
+      environment,
+      businessDate,
+      step,
+      failure.error,
+      failure.requestId,
+      failure.owner,
+    ]);
   }
 
   async complete(environment: string, businessDate: string, owner: string): Promise<void> {

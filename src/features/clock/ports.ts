@@ -28,8 +28,16 @@ export interface EndOfDayStore {
   startStep(environment: string, businessDate: string, step: string, position: number): Promise<boolean>;
   /** The step completed, with the records it changed this day (counted by `requestId` in the audit trail). */
   completeStep(environment: string, businessDate: string, step: string, requestId: string): Promise<void>;
-  /** The step, and so the day, failed; the lease is released so that the next attempt may start at once. */
-  failStep(environment: string, businessDate: string, step: string, error: string, requestId: string): Promise<void>;
+  /**
+   * The step, and so the day, failed: recorded with `error` and the records it changed (by `requestId`), and the
+   * owner's lease released so that the next attempt may start at once (an owner taken over changes only the step).
+   */
+  failStep(
+    environment: string,
+    businessDate: string,
+    step: string,
+    failure: { error: string; requestId: string; owner: string },
+  ): Promise<void>;
   /** Every step done: the day is COMPLETED and its lease released. */
   complete(environment: string, businessDate: string, owner: string): Promise<void>;
   /**
