@@ -431,7 +431,8 @@ export class AccountService {
       const caller: Caller = {
         environment: expired.environment,
         principal: FLAG_EXPIRY_PRINCIPAL,
-        requestId: due?.requestId ?? newId(),
+        // An account's flags are its records here: one lift per flag and day (its audit event's key names both).
+        requestId: due ? `${due.requestId}:${expired.flag}` : newId(),
       };
       const audit = auditEventFor(caller, {
         operation: 'account.flag.expire',

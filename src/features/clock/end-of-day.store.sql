@@ -26,13 +26,13 @@ INSERT INTO end_of_day_steps AS s (environment, business_date, step, position, s
 
 -- cas_end_of_day_complete_step
 UPDATE end_of_day_steps SET status = 'COMPLETED', finished_at = CURRENT_TIMESTAMP, error = NULL,
-       records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id = $4::varchar AND a.request_id LIKE 'end-of-day:%')
+       records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id >= $4::varchar AND (a.request_id = $4::varchar OR a.request_id LIKE $4::varchar || ':%') AND a.request_id LIKE 'end-of-day:%')
      WHERE environment = $1::varchar AND business_date = $2::date AND step = $3::varchar
 
 -- cas_end_of_day_fail_step
 WITH step AS (
        UPDATE end_of_day_steps SET status = 'FAILED', finished_at = CURRENT_TIMESTAMP, error = left($4::text, 200),
-         records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id = $5::varchar AND a.request_id LIKE 'end-of-day:%')
+         records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id >= $5::varchar AND (a.request_id = $5::varchar OR a.request_id LIKE $5::varchar || ':%') AND a.request_id LIKE 'end-of-day:%')
        WHERE environment = $1::varchar AND business_date = $2::date AND step = $3::varchar
      )
      UPDATE end_of_day_runs SET status = 'FAILED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL

@@ -3,7 +3,9 @@ import { execute, queryRows, statement } from '../../db/sql/sql.js';
 import type { EndOfDayRun, EndOfDayStatus } from './end-of-day.js';
 import type { EndOfDayClaim, EndOfDayStore } from './ports.js';
 
-// Leases and timings are real time (CURRENT_TIMESTAMP): they measure the machines, not the environment's calendar.
+// A step's records are its audit events of the day: request id `end-of-day:<date>:<step>`, or that and `:<part>` when a
+// record has parts (an account's flags). Leases and timings are real time (CURRENT_TIMESTAMP): they measure the
+// machines, not the environment's calendar.
 const SQL = {
   // Creates the day's run, or takes it over when it is not completed and no other owner's lease holds.
   claim: statement(
@@ -36,14 +38,14 @@ const SQL = {
   completeStep: statement(
     'end_of_day_complete_step',
     `UPDATE end_of_day_steps SET status = 'COMPLETED', finished_at = CURRENT_TIMESTAMP, error = NULL,
-       records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id = $4::varchar AND a.request_id LIKE 'end-of-day:%')
+       records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id >= $4::varchar AND (a.request_id = $4::varchar OR a.request_id LIKE $4::varchar || ':%') AND a.request_id LIKE 'end-of-day:%')
      WHERE environment = $1::varchar AND business_date = $2::date AND step = $3::varchar`,
   ),
   failStep: statement(
     'end_of_day_fail_step',
     `WITH step AS (
        UPDATE end_of_day_steps SET status = 'FAILED', finished_at = CURRENT_TIMESTAMP, error = left($4::text, 200),
-         records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id = $5::varchar AND a.request_id LIKE 'end-of-day:%')
+         records = (SELECT count(*)::int FROM audit_events a WHERE a.environment = $1::varchar AND a.request_id >= $5::varchar AND (a.request_id = $5::varchar OR a.request_id LIKE $5::varchar || ':%') AND a.request_id LIKE 'end-of-day:%')
        WHERE environment = $1::varchar AND business_date = $2::date AND step = $3::varchar
      )
      UPDATE end_of_day_runs SET status = 'FAILED', finished_at = CURRENT_TIMESTAMP, lease_owner = NULL, lease_expires_at = NULL

@@ -23,7 +23,10 @@ export interface EndOfDayContext {
   businessDate: string;
   /** The instant the business date ends (the environment's time): what is due at or before it is the day's. */
   cutoff: Date;
-  /** The request id of every audit event the step writes this day: `end-of-day:<date>:<step>`. */
+  /**
+   * The request id of every audit event the step writes this day: `end-of-day:<date>:<step>`, or that followed by
+   * `:<part>` where one record is changed once per part (an account once per flag); counted either way.
+   */
   requestId: string;
 }
 

@@ -160,25 +160,30 @@ describe('the rules that follow the clock', () => {
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
-  it("a flag whose until passes is lifted by that day's end of day", async () => {
+  it("flags whose until passes are lifted by that day's end of day, each once, two of one account alike", async () => {
     const { customerId } = await createCustomer(service);
     const { accountId } = await createAccount(service, [customerId]);
     const now = new Date((await clock()).now);
     const until = new Date(now.getTime() + DAY_MS).toISOString();
-    expectSuccess(
-      await service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`, { body: { reason: 'Review', until } }),
-      'account',
-      200,
-    );
+    for (const flag of ['FROZEN', 'DEBITS_BLOCKED'])
+      expectSuccess(
+        await service.call('PUT', `/sandbox/account/${accountId}/flags/${flag}`, { body: { reason: 'Review', until } }),
+        'account',
+        200,
+      );
     expectSuccess(await advance({ days: 2 }), 'customer', 200);
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual([]);
     const audit = await service.database.pool.query<{ request_id: string }>(
-      "SELECT request_id FROM audit_events WHERE operation = 'account.flag.expire' AND resource_id = $1",
+      "SELECT request_id FROM audit_events WHERE operation = 'account.flag.expire' AND resource_id = $1 ORDER BY request_id",
       [accountId],
     );
+    const day = businessDateOf(new Date(until), 'America/New_York');
     expect(audit.rows).toEqual([
-      { request_id: `end-of-day:${businessDateOf(new Date(until), 'America/New_York')}:flag-expiry` },
+      { request_id: `end-of-day:${day}:flag-expiry:DEBITS_BLOCKED` },
+      { request_id: `end-of-day:${day}:flag-expiry:FROZEN` },
     ]);
+    const closed = await service.call('GET', `/sandbox/end-of-day?from=${day}&to=${day}`);
+    expect(closed.json.data.days[0].steps[1]).toMatchObject({ step: 'flag-expiry', status: 'COMPLETED', records: 2 });
   });
 
   it("postings, balances and the audit trail carry the environment's time; the audit trail the real time beside it", async () => {
