@@ -98,7 +98,7 @@ CREATE TABLE "end_of_day_steps" (
 
 -- Each record an end-of-day step changes is changed once per (environment, date, step): the step's change
 -- and its audit event are one statement, the event's request id names the day and step
--- ('end-of-day:<date>:<step>'), and this index refuses a second event for the same record. It is also how
+-- ('end-of-day:<date>:<step>', then ':<flag>' for a flag), and this index refuses a second event for the same record. It is also how
 -- a step's count is read back exactly after a crash.
 CREATE UNIQUE INDEX "audit_events_end_of_day_record_key" ON "audit_events" ("environment", "request_id", "resource_id")
     WHERE "request_id" LIKE 'end-of-day:%';
