@@ -29,6 +29,7 @@ import { createRateLimits } from './http/rate-limit.js';
 import { startHoldExpiry } from './features/ledger/index.js';
 import { startFlagExpiry } from './features/accounts/index.js';
 import { sandboxProvider, startVerificationChecks } from './features/verification/index.js';
+import { startEndOfDay } from './features/clock/index.js';
 import {
   fairShares,
   startWebhookDelivery,
@@ -63,6 +64,8 @@ export interface RunningService {
     flagExpiry: Pick<IntervalJob, 'runOnce'>;
     /** Applies the due verification checks' results (VERIFICATION_JOB_INTERVAL_MS). */
     verificationChecks: Pick<IntervalJob, 'runOnce'>;
+    /** The end of day's check (END_OF_DAY_INTERVAL_MS): closes every ended business date not closed yet. */
+    endOfDay: Pick<IntervalJob, 'runOnce'>;
     eventOutbox: Pick<IntervalJob, 'runOnce'>;
   };
   /** The HTTP listener's connection time-outs, as node:http applies them (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). */
@@ -192,6 +195,16 @@ export async function startService(
       },
       verificationProvider:
         config.verification.provider === 'sandbox' ? sandboxProvider(config.verification.sandboxDelayMs) : null,
+      clock: {
+        timeZones: config.clock.timeZones,
+        adjustable: config.clock.adjustable,
+        endOfDayLeaseMs: config.clock.endOfDayLeaseMs,
+        onEndOfDayFailure: (environment, businessDate, step, error) =>
+          logger.error(
+            { environment, businessDate, step, err: { message: (error as Error).message } },
+            'an end-of-day step failed; the day is recorded FAILED and runs again',
+          ),
+      },
     });
     metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
     metrics.setQuotaLimit('ledger_exports', config.ledgerExportMaxConcurrent);
@@ -207,6 +220,8 @@ export async function startService(
       logger,
     );
     cleanups.push(verificationChecks.stop);
+    const endOfDay = startEndOfDay(services.endOfDay, config.environments, config.clock.endOfDayIntervalMs, logger);
+    cleanups.push(endOfDay.stop);
     const webhooks = startWebhookDelivery(
       stores.webhooks,
       cipher,
@@ -336,6 +351,7 @@ export async function startService(
         holdExpiry: { runOnce: holdExpiry.runOnce },
         flagExpiry: { runOnce: flagExpiry.runOnce },
         verificationChecks: { runOnce: verificationChecks.runOnce },
+        endOfDay: { runOnce: endOfDay.runOnce },
         eventOutbox: { runOnce: outbox.runOnce },
       },
       stop: () => (stopping ??= drain.drain().then(stopAll)),

@@ -45,4 +45,5 @@ export const AUDIT_OPERATIONS = [
   'api_token.revoke',
   'customer.search',
   'customer.create.refused',
+  'clock.advance',
 ] as const;

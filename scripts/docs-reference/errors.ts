@@ -37,6 +37,11 @@ export const ERROR_TEXTS: Record<string, string> = {
     "A verification check or decision would move the customer's verification status a way its table does not allow (a check while one runs, a decision while a check runs or before anything was asked, a decision to the status it has; docs/verification.md); nothing changes.",
   VERIFICATION_PROVIDER_NOT_CONFIGURED:
     'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production until a real provider exists); nothing changes.',
+  CLOCK_NOT_ADJUSTABLE:
+    'The environment is not in `ADJUSTABLE_CLOCK_ENVIRONMENTS`: its time is the real time and cannot be moved. Nothing changes.',
+  CLOCK_CANNOT_GO_BACK:
+    "An advance's `to` is not after the environment's current time (or another advance moved it further meanwhile): time never moves back. Nothing changes.",
+  CLOCK_ADVANCE_TOO_FAR: 'An advance moves the clock at most three years; advance again for more. Nothing changes.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   EXTERNAL_ID_TAKEN:

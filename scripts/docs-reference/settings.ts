@@ -241,6 +241,30 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       'How often each instance lifts the account flags past their `until` (100–3,600,000), audited as `system:flag-expiry`. Until then an expired flag is still enforced.',
   },
+  ENVIRONMENT_TIME_ZONES: {
+    default: '`America/New_York` for every environment',
+    example: '`sandbox=America/Los_Angeles,*=America/Chicago`',
+    description:
+      "Each environment's IANA time zone (`*`: every other environment): its business date and the midnight its end of day runs at ([clock](../clock.md)).",
+  },
+  ADJUSTABLE_CLOCK_ENVIRONMENTS: {
+    default: '`sandbox`',
+    example: '`sandbox,staging`',
+    description:
+      'The environments whose clock `POST /{environment}/clock/advance` may move forward; never `production` (refused at startup). Elsewhere the time is the real time.',
+  },
+  END_OF_DAY_INTERVAL_MS: {
+    default: '`60000`',
+    example: '`10000`',
+    description:
+      "How often each instance looks for ended business dates to close (100–3,600,000): a day's end of day runs within this of its midnight, and missed days are caught up in order.",
+  },
+  END_OF_DAY_LEASE_MS: {
+    default: '`60000`',
+    example: '`30000`',
+    description:
+      "How long an instance's claim on a day's end of day lasts without renewal (1,000–3,600,000, renewed after every batch): after a crash another instance (or the restarted one) resumes the day once it has run out.",
+  },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: '`5000`',
     example: '`1000`',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessConfig, accessEnv } from './access.js';
+import { clockConfig, clockEnv } from './clock.js';
 import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
 import { graphqlConfig, graphqlEnv } from './graphql.js';
@@ -51,6 +52,7 @@ const envSchema = z.object({
   ...limitsEnv,
   ...statementsEnv,
   ...verificationEnv,
+  ...clockEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -72,7 +74,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof graphqlConfig> &
   ReturnType<typeof limitsConfig> &
   ReturnType<typeof statementsConfig> &
-  ReturnType<typeof verificationConfig>;
+  ReturnType<typeof verificationConfig> &
+  ReturnType<typeof clockConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -206,5 +209,6 @@ export function loadConfig(
     ...limitsConfig(raw, raw.NODE_ENV),
     ...statementsConfig(raw),
     ...verificationConfig(raw, raw.NODE_ENV),
+    ...clockConfig(raw, accessConfig(raw).environments),
   };
 }

@@ -56,6 +56,8 @@ export const AUDIT_OPERATIONS = [
   // tells that the number is on file, as a search would. resourceId: the id the refused customer would have had
   // (no customer has it); never the existing customer's id or the number.
   'customer.create.refused',
+  // A sandbox's clock moved forward (POST /{environment}/clock/advance, docs/adr/0102); resourceId: the advance.
+  'clock.advance',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
@@ -68,6 +70,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'pii_rotation',
   'api_token',
   'note',
+  'environment_clock',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -78,8 +81,10 @@ export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
  */
 export interface AuditEvent {
   eventId: string;
-  /** ISO 8601, UTC. */
+  /** ISO 8601, UTC: the real time. */
   occurredAt: string;
+  /** ISO 8601, UTC: the environment's time (its clock, docs/adr/0102); the real time for events before clocks. */
+  environmentOccurredAt: string;
   /** `static:<keyed label>`, `token:<id>`, `jwt:<subject>`, or an operator command's `cli:<command>`. */
   principalId: string;
   environment: string;
@@ -97,7 +102,7 @@ export interface AuditEvent {
   matchedCount?: number;
 }
 
-export type NewAuditEvent = Omit<AuditEvent, 'occurredAt'>;
+export type NewAuditEvent = Omit<AuditEvent, 'occurredAt' | 'environmentOccurredAt'>;
 
 /** The audit event of a write made by `caller`. */
 export function auditEventFor(

@@ -12,6 +12,9 @@
  * `ledger:export` streams the environment's whole ledger (GET /{environment}/ledger-entries, settlement accounts
  * included) for reconciliation: an auditor's read, which needs no write scope (statements and balances of
  * past moments read with `accounts:read`);
+ * `clock:write` moves an adjustable environment's clock forward, running every end of day in between (a sandbox's
+ * time travel: docs/adr/0102); reading the clock and the end of day's record needs `accounts:read`, as the account
+ * rules that follow the clock do;
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks;
  * `verification:read` reads a customer's verification (KYC/KYB: status, requirements, checks, decision),
  * `verification:write` asks for checks, and `verification:decide` records a person's decision: the reviewer who
@@ -35,6 +38,7 @@ export const ACCESS_SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'ledger:export',
+  'clock:write',
   'metrics:read',
   'notes:read',
   'notes:write',

@@ -74,6 +74,10 @@ export const ErrorCodes = [
   // Customer verification (docs/adr/0101-customer-verification.md).
   'VERIFICATION_TRANSITION_NOT_ALLOWED',
   'VERIFICATION_PROVIDER_NOT_CONFIGURED',
+  // Environment clocks (docs/adr/0102-environment-clocks-and-end-of-day.md).
+  'CLOCK_NOT_ADJUSTABLE',
+  'CLOCK_CANNOT_GO_BACK',
+  'CLOCK_ADVANCE_TOO_FAR',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -535,4 +539,31 @@ export const verificationProviderNotConfigured = () =>
     'VERIFICATION_PROVIDER_NOT_CONFIGURED',
     'unavailable',
     'No verification provider is configured on this service (VERIFICATION_PROVIDER). Nothing was changed.',
+  );
+
+export const clockNotAdjustable = () =>
+  new DomainError(
+    'CLOCK_NOT_ADJUSTABLE',
+    'conflict',
+    "This environment's clock is the real time and cannot be moved (ADJUSTABLE_CLOCK_ENVIRONMENTS).",
+  );
+export const clockCannotGoBack = () =>
+  new DomainError(
+    'CLOCK_CANNOT_GO_BACK',
+    'unprocessable',
+    "An environment's time never moves back: to must be after its current time.",
+    [{ field: 'to', code: 'NOT_AFTER_NOW', message: "Must be after the environment's current time." }],
+  );
+export const clockAdvanceTooFar = () =>
+  new DomainError(
+    'CLOCK_ADVANCE_TOO_FAR',
+    'unprocessable',
+    'One advance moves the clock at most three years; advance again for more.',
+    [
+      {
+        field: 'to',
+        code: 'OUT_OF_RANGE',
+        message: "Must be at most three years after the environment's current time.",
+      },
+    ],
   );

@@ -1,5 +1,6 @@
 import type { AccountStore } from './accounts/index.js';
 import type { AuditStore } from './audit/index.js';
+import type { ClockStore, EndOfDayStore } from './clock/index.js';
 import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
 import type { BeneficialOwnerStore, BusinessStore } from './businesses/index.js';
 import type { VerificationStore } from './verification/index.js';
@@ -47,4 +48,8 @@ export interface Stores {
   webhooks: WebhookStore;
   audit: AuditStore;
   idempotency: IdempotencyStore;
+  /** Each environment's clock (docs/adr/0102). */
+  clock: ClockStore;
+  /** The end of day's record and its lease. */
+  endOfDay: EndOfDayStore;
 }

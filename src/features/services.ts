@@ -1,12 +1,13 @@
-import { AccountService } from './accounts/index.js';
+import { AccountService, flagExpiryStep } from './accounts/index.js';
 import { AuditService } from './audit/index.js';
+import { type ClockSettings, EndOfDayService, EnvironmentClockService } from './clock/index.js';
 import { CustomerService } from './customers/index.js';
 import { BeneficialOwnerService, BusinessService } from './businesses/index.js';
 import { VerificationService, type VerificationProvider } from './verification/index.js';
 import { HistoryService, type HistoryServiceOptions } from './history/index.js';
 import { IdempotentCreation } from './idempotency/index.js';
 import { type EventFeed, EventService } from './events/index.js';
-import { LedgerService } from './ledger/index.js';
+import { holdExpiryStep, LedgerService } from './ledger/index.js';
 import { LinkService } from './links/index.js';
 import { NoteService } from './notes/index.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
@@ -25,7 +26,20 @@ export interface DomainServices {
   history: HistoryService;
   events: EventService;
   webhooks: WebhookService;
+  clock: EnvironmentClockService;
+  endOfDay: EndOfDayService;
 }
+
+/** The clocks' configuration (src/config/clock.ts) as the services take it. */
+export interface ClockOptions extends ClockSettings {
+  /** How long an instance's claim on a day's run lasts without renewal (END_OF_DAY_LEASE_MS). */
+  endOfDayLeaseMs: number;
+  /** A step failed (logged by the composition root); the day is recorded FAILED and runs again. */
+  onEndOfDayFailure?: (environment: string, businessDate: string, step: string, error: unknown) => void;
+}
+
+/** Without configuration (a test's harness): every environment in New York time, the sandbox adjustable. */
+const DEFAULT_CLOCK_OPTIONS: ClockOptions = { timeZones: {}, adjustable: ['sandbox'], endOfDayLeaseMs: 60_000 };
 
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -43,9 +57,24 @@ export function createDomainServices(deps: {
   history?: HistoryServiceOptions;
   /** Who answers verification checks (VERIFICATION_PROVIDER); absent or null, checks are refused. */
   verificationProvider?: VerificationProvider | null;
+  /** Environment clocks and the end of day (ENVIRONMENT_TIME_ZONES, ADJUSTABLE_CLOCK_ENVIRONMENTS, END_OF_DAY_LEASE_MS). */
+  clock?: ClockOptions;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
+  const clockOptions = deps.clock ?? DEFAULT_CLOCK_OPTIONS;
+  // The port every time-based rule reads; the advance needs the end of day, which needs the steps' services.
+  const time = { now: (environment: string) => deps.stores.clock.now(environment) };
+  const accounts = new AccountService(deps.stores, creation, time);
+  const ledger = new LedgerService(deps.stores, creation, time);
+  // The end of day's steps, in order (docs/adr/0102): products and dormancy add theirs here.
+  const endOfDay = new EndOfDayService(
+    deps.stores,
+    time,
+    { timeZones: clockOptions.timeZones, leaseMs: clockOptions.endOfDayLeaseMs },
+    [holdExpiryStep(ledger), flagExpiryStep(accounts)],
+    clockOptions.onEndOfDayFailure,
+  );
   const customers = new CustomerService(deps.stores, deps.protector, creation);
   const businesses = new BusinessService(deps.stores, customers, deps.protector, creation);
   customers.handBusinessesTo(businesses);
@@ -54,13 +83,15 @@ export function createDomainServices(deps: {
     businesses,
     beneficialOwners: new BeneficialOwnerService(deps.stores),
     verification: new VerificationService(deps.stores, deps.verificationProvider ?? null),
-    accounts: new AccountService(deps.stores, creation),
+    accounts,
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
-    ledger: new LedgerService(deps.stores, creation),
+    ledger,
     notes: new NoteService(deps.stores, creation),
-    history: new HistoryService(deps.stores, undefined, deps.history),
+    history: new HistoryService(deps.stores, time, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),
+    clock: new EnvironmentClockService(deps.stores, clockOptions, endOfDay),
+    endOfDay,
   };
 }

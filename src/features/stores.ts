@@ -1,6 +1,7 @@
 import type { Stores } from './ports.js';
 import { PrismaAccountStore } from './accounts/index.js';
 import { PrismaAuditStore } from './audit/index.js';
+import { PrismaClockStore, PrismaEndOfDayStore } from './clock/index.js';
 import { PrismaCustomerStore } from './customers/index.js';
 import { PrismaBeneficialOwnerStore, PrismaBusinessStore } from './businesses/index.js';
 import { PrismaVerificationStore } from './verification/index.js';
@@ -40,5 +41,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),
     audit: withTranslatedErrors(new PrismaAuditStore(prisma)),
     idempotency: withTranslatedErrors(new PrismaIdempotencyStore(prisma)),
+    clock: withTranslatedErrors(new PrismaClockStore(prisma)),
+    endOfDay: withTranslatedErrors(new PrismaEndOfDayStore(prisma)),
   };
 }

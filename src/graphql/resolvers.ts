@@ -1,6 +1,7 @@
 import { isAuthorized } from '../domain/authorization.js';
 import { accountResolvers } from '../features/accounts/index.js';
 import { auditResolvers } from '../features/audit/index.js';
+import { clockResolvers } from '../features/clock/index.js';
 import { beneficialOwnerResolvers } from '../features/businesses/index.js';
 import { verificationResolvers } from '../features/verification/index.js';
 import { customerResolvers } from '../features/customers/index.js';
@@ -59,6 +60,7 @@ export const resolverMaps = [
   nodeResolvers,
   auditResolvers,
   noteResolvers,
+  clockResolvers,
   webhookResolvers,
   subscriptionResolvers,
   scalarResolvers,

@@ -558,6 +558,7 @@ const AUDIT_PAGE_EXAMPLE = {
     {
       eventId: '0193a5c2-7f40-7aa0-b1c2-d3e4f5a6b7c8',
       occurredAt: '2026-11-21T10:15:30.123Z',
+      environmentOccurredAt: '2026-11-21T10:15:30.123Z',
       principalId: 'token:3f9c0a6b1d2e4f57',
       operation: 'customer.create',
       resourceType: 'customer',
@@ -882,6 +883,49 @@ function successExample(route: RestRoute): object {
           },
         ],
       };
+    case 'Clock':
+      return {
+        now: '2026-12-02T19:44:17.000Z',
+        businessDate: '2026-12-02',
+        timeZone: 'America/New_York',
+        adjustable: true,
+      };
+    case 'ClockAdvance':
+      return { from: '2026-12-02T19:44:17.000Z', to: '2027-01-01T19:44:17.000Z', businessDaysRun: 30 };
+    case 'EndOfDay':
+      return {
+        from: '2026-12-01',
+        to: '2026-12-31',
+        days: [
+          {
+            businessDate: '2026-12-01',
+            status: 'COMPLETED',
+            attempts: 1,
+            startedAt: '2026-12-02T05:00:01.000Z',
+            finishedAt: '2026-12-02T05:00:01.200Z',
+            steps: [
+              {
+                step: 'hold-expiry',
+                status: 'COMPLETED',
+                records: 3,
+                attempts: 1,
+                startedAt: '2026-12-02T05:00:01.010Z',
+                finishedAt: '2026-12-02T05:00:01.150Z',
+                error: null,
+              },
+              {
+                step: 'flag-expiry',
+                status: 'COMPLETED',
+                records: 0,
+                attempts: 1,
+                startedAt: '2026-12-02T05:00:01.150Z',
+                finishedAt: '2026-12-02T05:00:01.190Z',
+                error: null,
+              },
+            ],
+          },
+        ],
+      };
     default:
       return {};
   }
@@ -1194,6 +1238,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES)
     tags: [
       { name: 'Accounts', description: 'Depository accounts owned by one or more customers.' },
       { name: 'Audit', description: 'The append-only trail of successful writes.' },
+      { name: 'Clock', description: "Each environment's clock, a sandbox's time travel, and the end of day." },
       { name: 'Customers', description: 'People or entities that may hold accounts.' },
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
       {

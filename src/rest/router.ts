@@ -31,6 +31,7 @@ import {
 import { beneficialOwnerAnswer, presentBeneficialOwners } from '../features/businesses/index.js';
 import { presentVerification, verificationAnswer, verificationCheckAnswer } from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
+import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import {
   listNotesQuery,
   presentAccountNote,
@@ -160,8 +161,20 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, beneficialOwners, verification, accounts, audit, ledger, history, events, webhooks, notes } =
-    deps.services;
+  const {
+    customers,
+    beneficialOwners,
+    verification,
+    accounts,
+    audit,
+    ledger,
+    history,
+    events,
+    webhooks,
+    notes,
+    clock,
+    endOfDay,
+  } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -407,7 +420,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     exportLedgerEntries: async ({ caller, query, mediaType }) => {
       const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
-      const exported = history.exportLedger(caller, ledgerExportQuery(caller, query), format);
+      const exported = await history.exportLedger(caller, ledgerExportQuery(caller, query), format);
       return {
         kind: 'stream',
         contentType:
@@ -492,6 +505,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { filter, page } = listAuditEventsQuery(caller, query);
       return ok(presentAuditPage(await audit.find(caller, filter, page)));
     },
+    getClock: async ({ caller }) => ok(presentClock(await clock.read(caller))),
+    advanceClock: async ({ caller, body }) => ok(presentClockAdvance(await clock.advance(caller, body))),
+    listEndOfDay: async ({ caller, query }) =>
+      ok(presentEndOfDay(await endOfDay.list(caller, endOfDayQuery(caller, query)))),
   };
 
   const table = deps.restRoutes ?? (REST_ROUTES as readonly RestRoute[]);

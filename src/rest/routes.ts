@@ -1,5 +1,6 @@
 import { ACCOUNTS_ROUTES } from '../features/accounts/index.js';
 import { AUDIT_ROUTES } from '../features/audit/index.js';
+import { CLOCK_ROUTES } from '../features/clock/index.js';
 import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
 import { BENEFICIAL_OWNERS_ROUTES } from '../features/businesses/index.js';
 import { VERIFICATION_ROUTES } from '../features/verification/index.js';
@@ -41,6 +42,7 @@ export const REST_ROUTES = [
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,
   ...NOTES_ROUTES,
+  ...CLOCK_ROUTES,
 ] as const satisfies readonly RestRoute[];
 
 export type OperationId = (typeof REST_ROUTES)[number]['operationId'];

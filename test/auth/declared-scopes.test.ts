@@ -262,6 +262,10 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   listCustomerNotes: async () => ({ params: { customerId: await fixtures.customer() }, query: { limit: '5' } }),
   addAccountNote: async () => ({ params: { accountId: await fixtures.account() }, body: { text: 'Fee dispute.' } }),
   listAccountNotes: async () => ({ params: { accountId: await fixtures.account() }, query: { limit: '5' } }),
+  getClock: async () => ({}),
+  // A day each time (refused calls change nothing): nothing in this file turns on the sandbox's time.
+  advanceClock: async () => ({ body: { days: 1 } }),
+  listEndOfDay: async () => ({ query: { from: '2026-12-01', to: '2026-12-31' } }),
 };
 
 function restCall(route: (typeof REST_ROUTES)[number], request: RestCase, token: string): Promise<CallResult> {
@@ -544,6 +548,9 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($id: ID!, $e: ID!) { redeliverWebhook(endpointId: $id, eventId: $e) { eventId } }',
     variables: { id: await fixtures.endpoint(), e: await fixtures.eventId() },
   }),
+  'Query.clock': async () => ({ document: '{ clock { now businessDate } }' }),
+  'Query.endOfDay': async () => ({ document: '{ endOfDay(from: "2026-12-01", to: "2026-12-31") { businessDate } }' }),
+  'Mutation.advanceClock': async () => ({ document: 'mutation { advanceClock(days: 1) { to businessDaysRun } }' }),
   'Subscription.accountUpdated': async () => ({
     document: `subscription($id: ID!) { accountUpdated(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
     variables: { id: await fixtures.account() },

@@ -20,7 +20,7 @@ const WITHOUT_STATISTICS: Record<string, string[]> = {
     'updated_at',
   ],
   idempotency_keys: ['fingerprint', 'result'],
-  audit_events: ['principal_id', 'request_id', 'idempotency_key', 'changed_fields', 'matched_count'],
+  audit_events: ['principal_id', 'idempotency_key', 'changed_fields', 'matched_count'],
   // resource_id is filtered on (a record's recent events) and keeps none on purpose: the planner then plans that
   // read for a record with many events, newest end first and cut by the limit (docs/adr/0073, amended 2026-11-27).
   events: ['payload', 'changed_fields', 'resource_id'],
@@ -32,7 +32,8 @@ const QUERIED: Record<string, string[]> = {
   // filters read expression indexes, which keep statistics of their own.
   customers: ['id', 'environment', 'ssn_blind_index', 'pii_key_id', 'date_of_birth', 'created_at'],
   idempotency_keys: ['principal_id', 'environment', 'key', 'expires_at'],
-  audit_events: ['id', 'environment', 'operation', 'resource_id', 'occurred_at'],
+  // request_id: an end-of-day step's count (migration 20261210020000, docs/adr/0102).
+  audit_events: ['id', 'environment', 'operation', 'resource_id', 'occurred_at', 'request_id'],
   events: ['id', 'environment', 'type', 'resource_type', 'txid', 'occurred_at'],
 };
 

@@ -16,6 +16,16 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_event_prune',
   'cas_ledger_expired_holds',
   'cas_account_expired_flags',
+  // The end of day (src/features/clock): its job's look-ups and record, and its steps' look-ups.
+  'cas_end_of_day_progress',
+  'cas_end_of_day_claim',
+  'cas_end_of_day_renew',
+  'cas_end_of_day_start_step',
+  'cas_end_of_day_complete_step',
+  'cas_end_of_day_fail_step',
+  'cas_end_of_day_complete',
+  'cas_ledger_expired_holds_of',
+  'cas_account_expired_flags_of',
   'cas_webhook_fan_out',
   'cas_webhook_claim',
   'cas_webhook_complete',
@@ -113,6 +123,9 @@ export async function startTestService(
     DATABASE_CONNECT_TIMEOUT_MS: '60000',
     DATABASE_STATEMENT_TIMEOUT_MS: '60000',
     GRAPHQL_MAX_EXECUTION_MS: '60000',
+    // The end of day runs when a test asks (jobs.endOfDay.runOnce, an advance), never at a minute's tick in the
+    // middle of what a test measures (docs/adr/0088); a test of the schedule sets its own.
+    END_OF_DAY_INTERVAL_MS: '3600000',
     ...TEST_PII_ENV,
     ...env,
     ...options.env?.(database),

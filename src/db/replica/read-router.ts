@@ -79,6 +79,9 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   notes: { list: (result) => (result as { outcome: string }).outcome !== 'listed', newestOfMany: LIST },
   // An idempotency key's record is read to replay a write: it must be the committed one, on the primary.
   idempotency: {},
+  // An environment's time is read on the primary: an advance, then a read, must see the advance (docs/adr/0102).
+  clock: {},
+  endOfDay: {},
 };
 
 /**
@@ -92,7 +95,10 @@ const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof 
   notes: ['findById'],
   // A PUT's look-up of the customer's type (only when its body names a field a person's update cannot take).
   customers: ['typeOf'],
-  ledger: ['expiredHolds'],
+  ledger: ['expiredHolds', 'expiredHoldsOf'],
+  // The environment's time (a read of environment_clocks, on the primary); the end of day's record and listing.
+  clock: ['now'],
+  endOfDay: ['list', 'progress'],
   // The cost's link bounds must be the primary's, where the links' trigger raises them: a replica's could be lower.
   links: ['findBounds'],
   history: ['statement', 'exportEntries'],

@@ -1,5 +1,6 @@
 import { auditEventFor } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
+import { type EnvironmentTime, realTime } from '../../domain/environment-clock.js';
 import { type Page, pageOf, type PageQuery, type PageRequest, readPage } from '../../domain/pagination.js';
 import {
   accountBalanceNotZero,
@@ -56,7 +57,8 @@ export class AccountService {
   constructor(
     private readonly stores: { accounts: AccountStore; customers: CustomerStore },
     private readonly creation: IdempotentCreation,
-    private readonly now: () => Date = () => new Date(),
+    /** The environments' clocks (docs/adr/0102): a flag's `until` is checked against its environment's time. */
+    private readonly clock: EnvironmentTime = realTime,
   ) {}
 
   /**
@@ -348,7 +350,7 @@ export class AccountService {
     const valid = parseInput(accountFlagSchema, { flag });
     const details = parseInput(setAccountFlagSchema, input ?? {});
     const until = details.until === undefined ? null : new Date(details.until);
-    if (until !== null && until.getTime() <= this.now().getTime()) {
+    if (until !== null && until.getTime() <= (await this.clock.now(caller.environment)).getTime()) {
       throw validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }]);
     }
     if (!isRecordId(accountId)) throw accountNotFound();
@@ -414,14 +416,24 @@ export class AccountService {
   }
 
   /**
-   * Lifts the flags whose `until` is at or before `now`, a batch at a time, each by its own statement, audited as
-   * FLAG_EXPIRY_PRINCIPAL with the event a manual clear writes. The statement re-checks `until` on the locked
-   * rows, so a flag extended meanwhile stays, and instances running this at once never lift one twice.
+   * Lifts the flags whose `until` has passed, a batch at a time, each by its own statement, audited as
+   * FLAG_EXPIRY_PRINCIPAL with the event a manual clear writes. Without `due`, every environment's flags past its
+   * clock's now (the intra-day sweep); with it, the environment's flags that end by `due.by`, audited with
+   * `due.requestId` (the end of day's step, docs/adr/0102). The statement re-checks `until` on the locked rows, so a
+   * flag extended meanwhile stays, and instances running this at once never lift one twice.
    */
-  async liftExpiredFlags(now: Date = this.now()): Promise<number> {
+  async liftExpiredFlags(due?: { environment: string; by: Date; requestId: string }): Promise<number> {
     let lifted = 0;
-    for (const expired of await this.stores.accounts.expiredFlags(now, FLAG_EXPIRY_BATCH)) {
-      const caller: Caller = { environment: expired.environment, principal: FLAG_EXPIRY_PRINCIPAL, requestId: newId() };
+    const flags = due
+      ? await this.stores.accounts.expiredFlagsOf(due.environment, due.by, FLAG_EXPIRY_BATCH)
+      : await this.stores.accounts.expiredFlags(FLAG_EXPIRY_BATCH);
+    for (const expired of flags) {
+      const caller: Caller = {
+        environment: expired.environment,
+        principal: FLAG_EXPIRY_PRINCIPAL,
+        // An account's flags are its records here: one lift per flag and day (its audit event's key names both).
+        requestId: due ? `${due.requestId}:${expired.flag}` : newId(),
+      };
       const audit = auditEventFor(caller, {
         operation: 'account.flag.expire',
         resourceType: 'account',
@@ -433,7 +445,7 @@ export class AccountService {
         expired.accountId,
         expired.flag,
         { audit },
-        now,
+        expired.dueBy,
       );
       if (change.outcome === 'changed') lifted++;
     }

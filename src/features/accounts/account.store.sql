@@ -261,7 +261,7 @@ WITH target AS MATERIALIZED (
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
      ), detail AS (
        INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
-       SELECT w.id, $2, $3::text, $4::text, CURRENT_TIMESTAMP, $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
+       SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
        ON CONFLICT (account_id, flag) DO UPDATE
          SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
@@ -318,8 +318,14 @@ SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"
      ORDER BY a.id, array_position(ARRAY['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED']::text[], x.flag), x.flag
 
 -- cas_account_expired_flags
-SELECT f.environment, f.account_id AS "accountId", f.flag FROM account_flags f
-     WHERE f.until IS NOT NULL AND f.until <= $1::timestamptz ORDER BY f.until LIMIT $2
+SELECT f.environment, f.account_id AS "accountId", f.flag, env_now(f.environment) AS "dueBy" FROM account_flags f
+     WHERE f.until IS NOT NULL AND f.until <= env_now(f.environment)
+       AND f.until <= (SELECT CURRENT_TIMESTAMP + coalesce(max(c.offset_ms), 0) * interval '1 millisecond' FROM environment_clocks c)
+     ORDER BY f.until LIMIT $1
+
+-- cas_account_expired_flags_of
+SELECT f.environment, f.account_id AS "accountId", f.flag, $2::timestamptz AS "dueBy" FROM account_flags f
+     WHERE f.until IS NOT NULL AND f.until <= $2::timestamptz AND f.environment = $1::varchar ORDER BY f.until LIMIT $3
 
 -- cas_account_set_overdraft_limit
 WITH target AS MATERIALIZED (

@@ -14,6 +14,7 @@ import type {
   AccountDeletion,
   AccountStore,
   AccountUpdate,
+  ExpiredFlag,
   NewAccountRecord,
 } from './ports.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
@@ -250,7 +251,7 @@ const SQL = {
        RETURNING ${ACCOUNT_COLUMNS}
      ), detail AS (
        INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
-       SELECT w.id, $2, $3::text, $4::text, CURRENT_TIMESTAMP, $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
+       SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
        ON CONFLICT (account_id, flag) DO UPDATE
          SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
      ), audit AS (${auditInsertOfCall(8, 'target t WHERE t.current', 'changed')}),
@@ -288,11 +289,19 @@ const SQL = {
      WHERE a.id = ANY($1::uuid[]) AND a.environment = $2
      ORDER BY a.id, array_position(ARRAY['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED']::text[], x.flag), x.flag`,
   ),
-  // The partial index on until: the soonest first.
+  // The partial index on until: the soonest first, each flag against its own environment's clock; the bound (the real
+  // time plus the largest offset) keeps the walk to the flags some environment may have seen end.
   expiredFlags: statement(
     'account_expired_flags',
-    `SELECT f.environment, f.account_id AS "accountId", f.flag FROM account_flags f
-     WHERE f.until IS NOT NULL AND f.until <= $1::timestamptz ORDER BY f.until LIMIT $2`,
+    `SELECT f.environment, f.account_id AS "accountId", f.flag, env_now(f.environment) AS "dueBy" FROM account_flags f
+     WHERE f.until IS NOT NULL AND f.until <= env_now(f.environment)
+       AND f.until <= (SELECT CURRENT_TIMESTAMP + coalesce(max(c.offset_ms), 0) * interval '1 millisecond' FROM environment_clocks c)
+     ORDER BY f.until LIMIT $1`,
+  ),
+  expiredFlagsOf: statement(
+    'account_expired_flags_of',
+    `SELECT f.environment, f.account_id AS "accountId", f.flag, $2::timestamptz AS "dueBy" FROM account_flags f
+     WHERE f.until IS NOT NULL AND f.until <= $2::timestamptz AND f.environment = $1::varchar ORDER BY f.until LIMIT $3`,
   ),
   setOverdraftLimit: statement(
     'account_set_overdraft_limit',
@@ -569,8 +578,12 @@ export class PrismaAccountStore implements AccountStore {
     return byAccount;
   }
 
-  expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]> {
-    return queryRows(this.prisma, SQL.expiredFlags, [now, limit]);
+  expiredFlags(limit: number): Promise<ExpiredFlag[]> {
+    return queryRows(this.prisma, SQL.expiredFlags, [limit]);
+  }
+
+  expiredFlagsOf(environment: string, by: Date, limit: number): Promise<ExpiredFlag[]> {
+    return queryRows(this.prisma, SQL.expiredFlagsOf, [environment, by, limit]);
   }
 
   async setOverdraftLimit(

@@ -1,4 +1,5 @@
 import type { AccountService } from './account.service.js';
+import type { EndOfDayStep } from '../clock/index.js';
 import type { Logger } from '../../logging/logger.js';
 import { type IntervalJob, startIntervalJob } from '../../jobs/interval-job.js';
 
@@ -43,3 +44,13 @@ export function startFlagExpiry(accounts: FlagLifter, intervalMs: number, logger
     }
   }, intervalMs);
 }
+
+/**
+ * The end of day's flag lifting (docs/adr/0102): lifts the environment's flags whose `until` falls by the end of the
+ * business date, each once (the lift re-checks `until` on the locked rows; its audit event carries the day's request id).
+ */
+export const flagExpiryStep = (accounts: FlagLifter): EndOfDayStep => ({
+  name: 'flag-expiry',
+  runBatch: (day) =>
+    accounts.liftExpiredFlags({ environment: day.environment, by: day.cutoff, requestId: day.requestId }),
+});

@@ -26,5 +26,5 @@ export {
 } from './account.presenter.js';
 export { ACCOUNTS_ROUTES, listAccountsQuery } from './account.rest.js';
 export type { AccountFilterInput } from './account-search.js';
-export { startFlagExpiry } from './flag-expiry.job.js';
+export { flagExpiryStep, startFlagExpiry } from './flag-expiry.job.js';
 export { accountResolvers } from './account.resolvers.js';

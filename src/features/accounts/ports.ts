@@ -162,8 +162,13 @@ export interface AccountStore {
   ): Promise<AccountChange>;
   /** The flags each existing account of `ids` carries, with their details, in flag order; absent ids: no such account. */
   flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>>;
-  /** Flags whose `until` is at or before `now`, soonest first, at most `limit` (every environment). */
-  expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]>;
+  /**
+   * Flags whose `until` has passed by their environment's clock, soonest first, at most `limit`, every environment (the
+   * intra-day sweep); `dueBy` is that environment's time, the `expiredBy` to lift it with.
+   */
+  expiredFlags(limit: number): Promise<ExpiredFlag[]>;
+  /** The environment's flags whose `until` is at or before `by`, soonest first (the end of day's step). */
+  expiredFlagsOf(environment: string, by: Date, limit: number): Promise<ExpiredFlag[]>;
   /** 'unchanged' when the account already has this limit (only its audit event written, with empty changed fields). */
   setOverdraftLimit(
     environment: string,
@@ -172,4 +177,11 @@ export interface AccountStore {
     effects: WriteEffects,
     expectedVersions?: readonly number[] | null,
   ): Promise<AccountChange>;
+}
+
+export interface ExpiredFlag {
+  environment: string;
+  accountId: string;
+  flag: AccountFlag;
+  dueBy: Date;
 }

@@ -12,7 +12,12 @@ import { recordId } from '../../presenters/record-id.js';
 export const auditEventDataSchema = z
   .strictObject({
     eventId: recordId,
-    occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
+    occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC (the real time).'),
+    environmentOccurredAt: z.iso
+      .datetime({ offset: true })
+      .describe(
+        "When the write committed by the environment's clock, ISO 8601 UTC: the same as `occurredAt`, except in a sandbox moved forward (docs/clock.md).",
+      ),
     principalId: z
       .string()
       .describe(
@@ -54,6 +59,7 @@ export const presentAuditPage = (page: Page<AuditEvent>): AuditPageData => ({
   events: page.items.map((event) => ({
     eventId: event.eventId,
     occurredAt: event.occurredAt,
+    environmentOccurredAt: event.environmentOccurredAt,
     principalId: event.principalId,
     operation: event.operation,
     resourceType: event.resourceType,

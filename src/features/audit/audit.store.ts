@@ -25,6 +25,7 @@ export class PrismaAuditStore implements AuditStore {
     return events.map((event) => ({
       eventId: event.id,
       occurredAt: event.occurredAt.toISOString(),
+      environmentOccurredAt: (event.environmentOccurredAt ?? event.occurredAt).toISOString(),
       principalId: event.principalId,
       environment: event.environment,
       // Only the domain writes these columns, with values from these unions.

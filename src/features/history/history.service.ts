@@ -1,3 +1,4 @@
+import { type EnvironmentTime, realTime } from '../../domain/environment-clock.js';
 import type { Account } from '../accounts/index.js';
 import { authorize, isAuthorized } from '../../domain/authorization.js';
 import type { Caller } from '../../domain/caller.js';
@@ -66,7 +67,8 @@ export class HistoryService {
 
   constructor(
     private readonly stores: { accounts: AccountStore; customers: CustomerStore; history: HistoryStore },
-    private readonly now: () => Date = () => new Date(),
+    /** The environments' clocks (docs/adr/0102): "now" is the account's environment's time. */
+    private readonly clock: EnvironmentTime = realTime,
     private readonly options: HistoryServiceOptions = {},
   ) {
     this.maxConcurrentExports = options.maxConcurrentExports ?? DEFAULT_MAX_CONCURRENT_EXPORTS;
@@ -82,7 +84,7 @@ export class HistoryService {
     authorize(caller, 'accounts:read');
     const valid = parseInput(balanceQuerySchema, moment);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const asOf = valid.asOf === undefined ? this.now() : new Date(valid.asOf);
+    const asOf = valid.asOf === undefined ? await this.clock.now(caller.environment) : new Date(valid.asOf);
     const balance = await this.stores.history.balanceAsOf(caller.environment, accountId.toLowerCase(), asOf);
     if (!balance) throw accountNotFound();
     return balance;
@@ -165,10 +167,10 @@ export class HistoryService {
    * `maxConcurrentExports` at once: one more is LEDGER_EXPORTS_FULL, decided after the request is found valid.
    * Each entry is handed over as a line of `format`, written by the store (no object per entry).
    */
-  exportLedger(caller: Caller, range: LedgerExportRange, format: LedgerExportFormat): LedgerExport {
+  async exportLedger(caller: Caller, range: LedgerExportRange, format: LedgerExportFormat): Promise<LedgerExport> {
     authorize(caller, 'ledger:export');
     const valid = parseInput(ledgerExportQuerySchema, range);
-    const to = valid.to === undefined ? this.now() : new Date(valid.to);
+    const to = valid.to === undefined ? await this.clock.now(caller.environment) : new Date(valid.to);
     const from = valid.from === undefined ? null : new Date(valid.from);
     if (from && from.getTime() >= to.getTime())
       throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);

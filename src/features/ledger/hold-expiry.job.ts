@@ -1,4 +1,5 @@
 import type { LedgerService } from './ledger.service.js';
+import type { EndOfDayStep } from '../clock/index.js';
 import type { Logger } from '../../logging/logger.js';
 import { type IntervalJob, startIntervalJob } from '../../jobs/interval-job.js';
 
@@ -30,3 +31,13 @@ export function startHoldExpiry(
     }
   }, intervalMs);
 }
+
+/**
+ * The end of day's hold expiry (docs/adr/0102): voids the environment's holds that expire by the end of the business
+ * date, each once (its void finds it still pending, or leaves it; its audit event carries the day's request id).
+ */
+export const holdExpiryStep = (ledger: Pick<LedgerService, 'voidExpiredHolds'>): EndOfDayStep => ({
+  name: 'hold-expiry',
+  runBatch: (day) =>
+    ledger.voidExpiredHolds({ environment: day.environment, by: day.cutoff, requestId: day.requestId }),
+});

@@ -15,5 +15,5 @@ export {
   transactionDataSchema,
 } from './transaction.presenter.js';
 export { listTransactionsQuery, TRANSACTIONS_ROUTES } from './transaction.rest.js';
-export { startHoldExpiry } from './hold-expiry.job.js';
+export { holdExpiryStep, startHoldExpiry } from './hold-expiry.job.js';
 export { ledgerResolvers } from './ledger.resolvers.js';

@@ -28,6 +28,7 @@ import { isRecordId, newId } from '../../domain/ids.js';
 import { type Page, pageOf, type PageQuery, readPage } from '../../domain/pagination.js';
 import type { LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, TransactionFilter } from './ports.js';
 import type { AccountStore } from '../accounts/index.js';
+import { type EnvironmentTime, realTime } from '../../domain/environment-clock.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
 import {
@@ -96,7 +97,8 @@ export class LedgerService {
   constructor(
     private readonly stores: { accounts: AccountStore; ledger: LedgerStore },
     private readonly creation: IdempotentCreation,
-    private readonly now: () => Date = () => new Date(),
+    /** The environments' clocks (docs/adr/0102): a hold's expiry is checked against its environment's time. */
+    private readonly clock: EnvironmentTime = realTime,
   ) {}
 
   /**
@@ -116,7 +118,7 @@ export class LedgerService {
     if (!isRecordId(accountId)) throw accountNotFound();
     const id = accountId.toLowerCase();
     const amount = amountOf(valid.amount, null, 'amount');
-    const expiresAt = valid.expiresAt === undefined ? null : this.holdExpiry(valid.expiresAt);
+    const expiresAt = valid.expiresAt === undefined ? null : await this.holdExpiry(caller.environment, valid.expiresAt);
     const entryId = newId();
     const settlementLeg = {
       entryId: newId(),
@@ -363,13 +365,23 @@ export class LedgerService {
   }
 
   /**
-   * Voids the holds whose expiry has passed, a batch at a time, each in its own statement (which finds
-   * it still pending, or leaves it). Safe to run on every instance of a fleet at once.
+   * Voids the holds whose expiry has passed, a batch at a time, each in its own statement (which finds it still
+   * pending, or leaves it), audited as HOLD_EXPIRY_PRINCIPAL. Without `due`, every environment's holds past its
+   * clock's now (the intra-day sweep); with it, the environment's holds that expire by `due.by`, audited with
+   * `due.requestId` (the end of day's step, docs/adr/0102: once per hold and day, by the audit trail's unique
+   * index). Safe to run on every instance of a fleet at once. Answers how many it voided.
    */
-  async voidExpiredHolds(): Promise<number> {
+  async voidExpiredHolds(due?: { environment: string; by: Date; requestId: string }): Promise<number> {
     let voided = 0;
-    for (const hold of await this.stores.ledger.expiredHolds(this.now(), EXPIRY_BATCH)) {
-      const caller: Caller = { environment: hold.environment, principal: HOLD_EXPIRY_PRINCIPAL, requestId: newId() };
+    const holds = due
+      ? await this.stores.ledger.expiredHoldsOf(due.environment, due.by, EXPIRY_BATCH)
+      : await this.stores.ledger.expiredHolds(EXPIRY_BATCH);
+    for (const hold of holds) {
+      const caller: Caller = {
+        environment: hold.environment,
+        principal: HOLD_EXPIRY_PRINCIPAL,
+        requestId: due?.requestId ?? newId(),
+      };
       const result = await this.stores.ledger.settleHold(
         hold.environment,
         hold.accountId,
@@ -393,9 +405,9 @@ export class LedgerService {
     return account;
   }
 
-  private holdExpiry(expiresAt: string): Date {
+  private async holdExpiry(environment: string, expiresAt: string): Promise<Date> {
     const at = new Date(expiresAt);
-    const seconds = (at.getTime() - this.now().getTime()) / 1000;
+    const seconds = (at.getTime() - (await this.clock.now(environment)).getTime()) / 1000;
     if (seconds <= 0 || seconds > LEDGER_LIMITS.maxHoldSeconds) {
       throw validationFailed([
         {

@@ -67,7 +67,7 @@ WITH legs AS (
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -163,7 +163,7 @@ WITH legs AS (
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -267,7 +267,7 @@ WITH target AS MATERIALIZED (
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -381,7 +381,7 @@ WITH target AS MATERIALIZED (
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -474,7 +474,7 @@ WITH legs AS (
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -580,7 +580,7 @@ WITH legs AS (
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -622,7 +622,7 @@ WITH target AS MATERIALIZED (
        SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM held) THEN 'TRANSACTION_NOT_FOUND'
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
-         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= CURRENT_TIMESTAMP) THEN 'HOLD_EXPIRED'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
 
@@ -656,8 +656,8 @@ WITH target AS MATERIALIZED (
          status = CASE WHEN $4::text = 'POST' THEN 'POSTED' ELSE 'VOIDED' END,
          posted_amount = c.posted,
          balance_after = CASE WHEN $4::text = 'POST' THEN coalesce(m.amount, s.amount) END,
-         posted_at = CASE WHEN $4::text = 'POST' THEN CURRENT_TIMESTAMP END,
-         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE CURRENT_TIMESTAMP END
+         posted_at = CASE WHEN $4::text = 'POST' THEN env_now($1::varchar) END,
+         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE env_now($1::varchar) END
        FROM change c LEFT JOIN moved m ON m.id = c.account_id AND NOT c.is_settlement LEFT JOIN settled s ON s.id = c.account_id AND c.is_settlement
        WHERE e.id = c.id
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -696,7 +696,7 @@ WITH target AS MATERIALIZED (
        SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM held) THEN 'TRANSACTION_NOT_FOUND'
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
-         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= CURRENT_TIMESTAMP) THEN 'HOLD_EXPIRED'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
 
@@ -740,8 +740,8 @@ WITH target AS MATERIALIZED (
          status = CASE WHEN $4::text = 'POST' THEN 'POSTED' ELSE 'VOIDED' END,
          posted_amount = c.posted,
          balance_after = CASE WHEN $4::text = 'POST' THEN coalesce(m.amount, s.amount) END,
-         posted_at = CASE WHEN $4::text = 'POST' THEN CURRENT_TIMESTAMP END,
-         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE CURRENT_TIMESTAMP END
+         posted_at = CASE WHEN $4::text = 'POST' THEN env_now($1::varchar) END,
+         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE env_now($1::varchar) END
        FROM change c LEFT JOIN moved m ON m.id = c.account_id AND NOT c.is_settlement LEFT JOIN settled s ON s.id = c.account_id AND c.is_settlement
        WHERE e.id = c.id
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -784,7 +784,7 @@ WITH target AS MATERIALIZED (
        SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM held) THEN 'TRANSACTION_NOT_FOUND'
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
-         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= CURRENT_TIMESTAMP) THEN 'HOLD_EXPIRED'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
          WHEN $4::text = 'POST' THEN CASE
@@ -821,8 +821,8 @@ WITH target AS MATERIALIZED (
          status = CASE WHEN $4::text = 'POST' THEN 'POSTED' ELSE 'VOIDED' END,
          posted_amount = c.posted,
          balance_after = CASE WHEN $4::text = 'POST' THEN coalesce(m.amount, s.amount) END,
-         posted_at = CASE WHEN $4::text = 'POST' THEN CURRENT_TIMESTAMP END,
-         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE CURRENT_TIMESTAMP END
+         posted_at = CASE WHEN $4::text = 'POST' THEN env_now($1::varchar) END,
+         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE env_now($1::varchar) END
        FROM change c LEFT JOIN moved m ON m.id = c.account_id AND NOT c.is_settlement LEFT JOIN settled s ON s.id = c.account_id AND c.is_settlement
        WHERE e.id = c.id
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -868,7 +868,7 @@ WITH target AS MATERIALIZED (
        SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM held) THEN 'TRANSACTION_NOT_FOUND'
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
-         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= CURRENT_TIMESTAMP) THEN 'HOLD_EXPIRED'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
          WHEN $4::text = 'POST' THEN CASE
@@ -915,8 +915,8 @@ WITH target AS MATERIALIZED (
          status = CASE WHEN $4::text = 'POST' THEN 'POSTED' ELSE 'VOIDED' END,
          posted_amount = c.posted,
          balance_after = CASE WHEN $4::text = 'POST' THEN coalesce(m.amount, s.amount) END,
-         posted_at = CASE WHEN $4::text = 'POST' THEN CURRENT_TIMESTAMP END,
-         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE CURRENT_TIMESTAMP END
+         posted_at = CASE WHEN $4::text = 'POST' THEN env_now($1::varchar) END,
+         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE env_now($1::varchar) END
        FROM change c LEFT JOIN moved m ON m.id = c.account_id AND NOT c.is_settlement LEFT JOIN settled s ON s.id = c.account_id AND c.is_settlement
        WHERE e.id = c.id
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
@@ -982,5 +982,11 @@ SELECT e.id AS "transactionId", e.account_id AS "accountId", e.type,
 
 -- cas_ledger_expired_holds
 SELECT e.environment, e.account_id AS "accountId", e.id AS "transactionId" FROM ledger_entries e
-     WHERE e.status = 'PENDING' AND e.expires_at <= $1::timestamptz AND NOT e.is_settlement
-     ORDER BY e.expires_at LIMIT $2
+     WHERE e.status = 'PENDING' AND NOT e.is_settlement AND e.expires_at <= env_now(e.environment)
+       AND e.expires_at <= (SELECT CURRENT_TIMESTAMP + coalesce(max(c.offset_ms), 0) * interval '1 millisecond' FROM environment_clocks c)
+     ORDER BY e.expires_at LIMIT $1
+
+-- cas_ledger_expired_holds_of
+SELECT e.environment, e.account_id AS "accountId", e.id AS "transactionId" FROM ledger_entries e
+     WHERE e.status = 'PENDING' AND e.expires_at <= $2::timestamptz AND e.environment = $1::varchar AND NOT e.is_settlement
+     ORDER BY e.expires_at LIMIT $3

@@ -2,6 +2,7 @@ import { idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { Transaction } from './transaction.js';
 import type { CreationEffects } from '../../domain/write-effects.js';
 import type {
+  ExpiredHold,
   HoldSettlement,
   LedgerRefusal,
   LedgerStore,
@@ -169,7 +170,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
@@ -257,7 +258,7 @@ function settleSql(withKey: boolean, limited: boolean): string {
        SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM held) THEN 'TRANSACTION_NOT_FOUND'
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
-         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= CURRENT_TIMESTAMP) THEN 'HOLD_EXPIRED'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
          ${limits ? `WHEN $4::text = 'POST' THEN ${limits.refusal}` : ''}
@@ -291,8 +292,8 @@ function settleSql(withKey: boolean, limited: boolean): string {
          status = CASE WHEN $4::text = 'POST' THEN 'POSTED' ELSE 'VOIDED' END,
          posted_amount = c.posted,
          balance_after = CASE WHEN $4::text = 'POST' THEN coalesce(m.amount, s.amount) END,
-         posted_at = CASE WHEN $4::text = 'POST' THEN CURRENT_TIMESTAMP END,
-         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE CURRENT_TIMESTAMP END
+         posted_at = CASE WHEN $4::text = 'POST' THEN env_now($1::varchar) END,
+         voided_at = CASE WHEN $4::text = 'POST' THEN NULL ELSE env_now($1::varchar) END
        FROM change c LEFT JOIN moved m ON m.id = c.account_id AND NOT c.is_settlement LEFT JOIN settled s ON s.id = c.account_id AND c.is_settlement
        WHERE e.id = c.id
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
@@ -317,7 +318,8 @@ const SQL = {
   settleLimitedWithKey: statement('ledger_settle_hold_limited_with_key', settleSql(true, true)),
   // The limited principal's total rows of the day, for the currencies it is limited in, so that the write
   // statement can lock them (a row that does not exist cannot be locked). Answers the UTC day, by the
-  // database's clock, the write must use.
+  // database's clock, the write must use: a token's limits are the real world's (its money, its day), as its
+  // expiry is, not an environment's clock (docs/adr/0102).
   prepareDailyTotals: statement(
     'ledger_prepare_daily_totals',
     `WITH today AS (SELECT (CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::date AS day),
@@ -345,11 +347,20 @@ const SQL = {
   ),
   // Newest first, without filters (a filtered page: transactionListSql).
   list: statement('ledger_list_transactions', transactionListSql({}).text),
+  // Each hold against its own environment's clock; the bound (the real time plus the largest offset) keeps the walk
+  // of the partial index on expires_at to the holds some environment may have seen expire.
   expiredHolds: statement(
     'ledger_expired_holds',
     `SELECT e.environment, e.account_id AS "accountId", e.id AS "transactionId" FROM ledger_entries e
-     WHERE e.status = 'PENDING' AND e.expires_at <= $1::timestamptz AND NOT e.is_settlement
-     ORDER BY e.expires_at LIMIT $2`,
+     WHERE e.status = 'PENDING' AND NOT e.is_settlement AND e.expires_at <= env_now(e.environment)
+       AND e.expires_at <= (SELECT CURRENT_TIMESTAMP + coalesce(max(c.offset_ms), 0) * interval '1 millisecond' FROM environment_clocks c)
+     ORDER BY e.expires_at LIMIT $1`,
+  ),
+  expiredHoldsOf: statement(
+    'ledger_expired_holds_of',
+    `SELECT e.environment, e.account_id AS "accountId", e.id AS "transactionId" FROM ledger_entries e
+     WHERE e.status = 'PENDING' AND e.expires_at <= $2::timestamptz AND e.environment = $1::varchar AND NOT e.is_settlement
+     ORDER BY e.expires_at LIMIT $3`,
   ),
 };
 
@@ -521,7 +532,11 @@ export class PrismaLedgerStore implements LedgerStore {
     return rows.map(toTransaction);
   }
 
-  expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]> {
-    return queryRows(this.prisma, SQL.expiredHolds, [now, limit]);
+  expiredHolds(limit: number): Promise<ExpiredHold[]> {
+    return queryRows(this.prisma, SQL.expiredHolds, [limit]);
+  }
+
+  expiredHoldsOf(environment: string, by: Date, limit: number): Promise<ExpiredHold[]> {
+    return queryRows(this.prisma, SQL.expiredHoldsOf, [environment, by, limit]);
   }
 }

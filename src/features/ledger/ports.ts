@@ -133,6 +133,14 @@ export interface LedgerStore {
     filter: TransactionFilter,
     page: PageRequest,
   ): Promise<Transaction[]>;
-  /** Pending holds whose expiry has passed, oldest first. */
-  expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]>;
+  /** Pending holds whose expiry has passed by their environment's clock, every environment, oldest first (the intra-day sweep). */
+  expiredHolds(limit: number): Promise<ExpiredHold[]>;
+  /** The environment's pending holds that expire at or before `by`, oldest first (the end of day's step). */
+  expiredHoldsOf(environment: string, by: Date, limit: number): Promise<ExpiredHold[]>;
+}
+
+export interface ExpiredHold {
+  environment: string;
+  accountId: string;
+  transactionId: string;
 }

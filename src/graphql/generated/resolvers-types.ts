@@ -355,13 +355,15 @@ export type AuditEvent = {
   __typename?: 'AuditEvent';
   /** Names of the fields the write set: every field given on create, the fields sent on update, none on delete, none for a control or holder call that changed nothing. */
   changedFields: Array<Scalars['String']['output']>;
+  /** When the write happened by the environment's clock, ISO 8601 in UTC: the same as `occurredAt`, except in a sandbox moved forward. */
+  environmentOccurredAt: Scalars['String']['output'];
   /** The event's id (a time-ordered UUID). */
   eventId: Scalars['ID']['output'];
   /** The idempotency key the write was sent with, or null. */
   idempotencyKey: Maybe<Scalars['String']['output']>;
   /** Only on `customer.search` (a search by social security number): how many customers it found; null otherwise. */
   matchedCount: Maybe<Scalars['Int']['output']>;
-  /** When the write happened: ISO 8601 in UTC. */
+  /** When the write happened: ISO 8601 in UTC (the real time). */
   occurredAt: Scalars['String']['output'];
   /** What was written: one of the operations listed on `Query.auditEvents(operation)`, e.g. `customer.create` or `transaction.post`. */
   operation: Scalars['String']['output'];
@@ -371,7 +373,7 @@ export type AuditEvent = {
   requestId: Scalars['String']['output'];
   /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a case note's noteId (`customer.note.add`, `account.note.add`), a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token` or `note` (a case note). */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token`, `note` (a case note) or `environment_clock`. */
   resourceType: Scalars['String']['output'];
 };
 
@@ -470,6 +472,30 @@ export type BusinessProfile = {
   legalName: Scalars['String']['output'];
   /** Its website, an http or https URL; null when not given. */
   website: Maybe<Scalars['String']['output']>;
+};
+
+/** An environment's clock. */
+export type Clock = {
+  __typename?: 'Clock';
+  /** May `advanceClock` move it (ADJUSTABLE_CLOCK_ENVIRONMENTS)? */
+  adjustable: Scalars['Boolean']['output'];
+  /** The environment's local date at `now`, YYYY-MM-DD, in `timeZone`. */
+  businessDate: Scalars['String']['output'];
+  /** The environment's time, ISO 8601 UTC: the real time, or ahead of it in a sandbox moved forward. */
+  now: Scalars['String']['output'];
+  /** The IANA time zone of the business dates and the end of day (ENVIRONMENT_TIME_ZONES). */
+  timeZone: Scalars['String']['output'];
+};
+
+/** What `advanceClock` did. */
+export type ClockAdvance = {
+  __typename?: 'ClockAdvance';
+  /** The business dates it ended (from the one `from` is in to the one before `to`), each closed by its end of day. */
+  businessDaysRun: Scalars['Int']['output'];
+  /** The environment's time before, ISO 8601 UTC. */
+  from: Scalars['String']['output'];
+  /** The environment's time after, ISO 8601 UTC. */
+  to: Scalars['String']['output'];
 };
 
 /** A new account. */
@@ -759,6 +785,48 @@ export type CustomerType =
   /** A person: names, date of birth, an SSN (never returned). */
   | 'INDIVIDUAL';
 
+/** The end of day of one business date. */
+export type EndOfDayRun = {
+  __typename?: 'EndOfDayRun';
+  /** Times the day was started: more than 1 after a failure or a crash. */
+  attempts: Scalars['Int']['output'];
+  /** YYYY-MM-DD. */
+  businessDate: Scalars['String']['output'];
+  /** When it completed or failed (real time); null while running. */
+  finishedAt: Maybe<Scalars['String']['output']>;
+  /** When the first attempt started (real time), ISO 8601 UTC. */
+  startedAt: Scalars['String']['output'];
+  /** Whether the day is being closed, closed, or failed (it runs again). */
+  status: EndOfDayStatus;
+  /** Its steps, in the order they run. */
+  steps: Array<EndOfDayStepRun>;
+};
+
+/** RUNNING, COMPLETED or FAILED. */
+export type EndOfDayStatus =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'RUNNING';
+
+/** One step of a business date's end of day. */
+export type EndOfDayStepRun = {
+  __typename?: 'EndOfDayStepRun';
+  /** Times the step was started. */
+  attempts: Scalars['Int']['output'];
+  /** The last attempt's failure (a code and message, never a record's values); null once completed. */
+  error: Maybe<Scalars['String']['output']>;
+  /** When it completed or failed (real time); null while running. */
+  finishedAt: Maybe<Scalars['String']['output']>;
+  /** Records the step changed that day (holds voided, flags lifted). */
+  records: Scalars['Int']['output'];
+  /** When its last attempt started (real time), ISO 8601 UTC. */
+  startedAt: Scalars['String']['output'];
+  /** Whether the step is running, completed, or failed that day. */
+  status: EndOfDayStatus;
+  /** The step, e.g. hold-expiry, flag-expiry. */
+  step: Scalars['String']['output'];
+};
+
 /** What kind of entity a business customer is. */
 export type EntityType =
   | 'CORPORATION'
@@ -876,6 +944,13 @@ export type Mutation = {
    * Fails, writing nothing, with VALIDATION_FAILED (see `extensions.details`) or CUSTOMER_NOT_FOUND.
    */
   addCustomerNote: Note;
+  /**
+   * Moves this environment's clock forward to `to`, or by `days` of 24 hours (one of them), at most three years, and
+   * runs every end of day in between, in order; answers once they have run (REST's `POST /{environment}/clock/advance`).
+   * Only in ADJUSTABLE_CLOCK_ENVIRONMENTS (`sandbox` by default). Needs `clock:write`. Fails with VALIDATION_FAILED,
+   * CLOCK_NOT_ADJUSTABLE, CLOCK_CANNOT_GO_BACK (`to` not after now) or CLOCK_ADVANCE_TOO_FAR. Audited (`clock.advance`).
+   */
+  advanceClock: ClockAdvance;
   /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
   /**
@@ -1129,6 +1204,20 @@ export type MutationAddCustomerNoteArgs = {
   customerId: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   text: Scalars['String']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationAdvanceClockArgs = {
+  days?: InputMaybe<Scalars['Int']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1638,10 +1727,24 @@ export type Query = {
    * VALIDATION_FAILED (see `extensions.details`).
    */
   auditEvents: AuditEventConnection;
+  /**
+   * This environment's clock (the environment of the endpoint's URL, as for every field): its time, which every
+   * time-based rule reads (posting times, hold expiry, flag `until`, balances and statements by default), its business
+   * date in its time zone, and whether `advanceClock` may move it. The same as `GET /{environment}/clock`. Needs
+   * `accounts:read`.
+   */
+  clock: Clock;
   /** The customer with this id, or null when no such customer exists in this environment. */
   customer: Maybe<Customer>;
   /** The customers of this environment, oldest first (ordered by id, which is time-ordered), a page at a time. */
   customers: CustomerConnection;
+  /**
+   * The end of day of this environment's business dates in [`from`, `to`] (YYYY-MM-DD; absent: `to` today, `from` 30
+   * dates before), those that have a run, oldest first: status, timings, and each step with the records it changed and
+   * its last failure. At most 366 dates (VALIDATION_FAILED). The same as `GET /{environment}/end-of-day`. Needs
+   * `accounts:read`.
+   */
+  endOfDay: Array<EndOfDayRun>;
   /** One event of this environment, or null when none has this id (or it was pruned). Needs `events:read`. */
   event: Maybe<Event>;
   /**
@@ -1740,6 +1843,16 @@ export type QueryCustomersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<CustomerFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryEndOfDayArgs = {
+  from?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2426,6 +2539,8 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BusinessOwnership: ResolverTypeWrapper<BusinessOwnershipModel>;
   BusinessProfile: ResolverTypeWrapper<BusinessProfile>;
+  Clock: ResolverTypeWrapper<Clock>;
+  ClockAdvance: ResolverTypeWrapper<ClockAdvance>;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -2437,6 +2552,9 @@ export type ResolversTypes = {
   CustomerSearchInput: CustomerSearchInput;
   CustomerType: CustomerType;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
+  EndOfDayRun: ResolverTypeWrapper<EndOfDayRun>;
+  EndOfDayStatus: EndOfDayStatus;
+  EndOfDayStepRun: ResolverTypeWrapper<EndOfDayStepRun>;
   EntityType: EntityType;
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
@@ -2509,6 +2627,8 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   BusinessOwnership: BusinessOwnershipModel;
   BusinessProfile: BusinessProfile;
+  Clock: Clock;
+  ClockAdvance: ClockAdvance;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -2519,6 +2639,8 @@ export type ResolversParentTypes = {
   CustomerFilter: CustomerFilter;
   CustomerSearchInput: CustomerSearchInput;
   Decimal: Scalars['Decimal']['output'];
+  EndOfDayRun: EndOfDayRun;
+  EndOfDayStepRun: EndOfDayStepRun;
   Event: DomainEventModel;
   EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
@@ -2643,6 +2765,7 @@ export type AddressResolvers<ContextType = GraphqlContext, ParentType extends Re
 
 export type AuditEventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
   changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  environmentOccurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   idempotencyKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   matchedCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -2699,6 +2822,19 @@ export type BusinessProfileResolvers<ContextType = GraphqlContext, ParentType ex
   website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type ClockResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Clock'] = ResolversParentTypes['Clock']> = {
+  adjustable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  businessDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  now?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ClockAdvanceResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ClockAdvance'] = ResolversParentTypes['ClockAdvance']> = {
+  businessDaysRun?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
@@ -2740,6 +2876,25 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'Decimal';
 }
 
+export type EndOfDayRunResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EndOfDayRun'] = ResolversParentTypes['EndOfDayRun']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  businessDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['EndOfDayStatus'], ParentType, ContextType>;
+  steps?: Resolver<Array<ResolversTypes['EndOfDayStepRun']>, ParentType, ContextType>;
+};
+
+export type EndOfDayStepRunResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EndOfDayStepRun'] = ResolversParentTypes['EndOfDayStepRun']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  records?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['EndOfDayStatus'], ParentType, ContextType>;
+  step?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type EventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
   accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -2777,6 +2932,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   addAccountNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddAccountNoteArgs, 'accountId' | 'text'>>;
   addBeneficialOwner?: Resolver<ResolversTypes['BeneficialOwner'], ParentType, ContextType, RequireFields<MutationAddBeneficialOwnerArgs, 'businessCustomerId' | 'input'>>;
   addCustomerNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddCustomerNoteArgs, 'customerId' | 'text'>>;
+  advanceClock?: Resolver<ResolversTypes['ClockAdvance'], ParentType, ContextType, Partial<MutationAdvanceClockArgs>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
@@ -2850,8 +3006,10 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType, RequireFields<QueryAccountArgs, 'accountId'>>;
   accounts?: Resolver<ResolversTypes['AccountConnection'], ParentType, ContextType, RequireFields<QueryAccountsArgs, 'first'>>;
   auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
+  clock?: Resolver<ResolversTypes['Clock'], ParentType, ContextType>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'customerId'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
+  endOfDay?: Resolver<Array<ResolversTypes['EndOfDayRun']>, ParentType, ContextType, Partial<QueryEndOfDayArgs>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
@@ -3036,10 +3194,14 @@ export type Resolvers<ContextType = GraphqlContext> = {
   BeneficialOwner?: BeneficialOwnerResolvers<ContextType>;
   BusinessOwnership?: BusinessOwnershipResolvers<ContextType>;
   BusinessProfile?: BusinessProfileResolvers<ContextType>;
+  Clock?: ClockResolvers<ContextType>;
+  ClockAdvance?: ClockAdvanceResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;
   Decimal?: GraphQLScalarType;
+  EndOfDayRun?: EndOfDayRunResolvers<ContextType>;
+  EndOfDayStepRun?: EndOfDayStepRunResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
   Metadata?: GraphQLScalarType;

@@ -75,20 +75,20 @@ describe('HistoryService', () => {
     const exporter: Caller = { ...caller, principal: { ...caller.principal, scopes: ['ledger:export'] } };
     let refusals = 0;
     const { service } = serviceWith(0, { maxConcurrentExports: 2, onExportsFull: () => refusals++ });
-    const first = service.exportLedger(exporter, {}, 'ndjson');
-    const second = service.exportLedger(exporter, {}, 'ndjson');
+    const first = await service.exportLedger(exporter, {}, 'ndjson');
+    const second = await service.exportLedger(exporter, {}, 'ndjson');
     expect(service.exportsRunning()).toBe(2);
-    expect(() => service.exportLedger(exporter, {}, 'ndjson')).toThrow(
+    await expect(service.exportLedger(exporter, {}, 'ndjson')).rejects.toThrow(
       expect.objectContaining({ code: 'LEDGER_EXPORTS_FULL', kind: 'unavailable' }),
     );
     // A bad request is told what is wrong with it, full or not.
-    expect(() => service.exportLedger(exporter, { from: 'yesterday' }, 'ndjson')).toThrow(
+    await expect(service.exportLedger(exporter, { from: 'yesterday' }, 'ndjson')).rejects.toThrow(
       expect.objectContaining({ code: 'VALIDATION_FAILED' }),
     );
     expect(refusals).toBe(1);
     await first.run(async () => true);
     expect(service.exportsRunning()).toBe(1);
-    const third = service.exportLedger(exporter, {}, 'ndjson');
+    const third = await service.exportLedger(exporter, {}, 'ndjson');
     // Released once, however often: a released slot is not given back twice.
     second.release();
     second.release();

@@ -1033,6 +1033,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The environment's clock
+         * @description Not in the contract: the environment's time (`now`), which every time-based rule reads (posting times, hold expiry, flag `until`, balances and statements by default), its business date in its time zone, and whether POST /{environment}/clock/advance may move it. The real time, except in a sandbox moved forward (docs/clock.md).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a sandbox's clock forward
+         * @description Not in the contract: moves an adjustable environment's time (ADJUSTABLE_CLOCK_ENVIRONMENTS, `sandbox` by default) forward to `to`, or by `days` of 24 hours, at most three years a call, and runs every end of day in between, in order (hold expiry, flag lifting, …); answers once they have run. Time keeps flowing from there and never moves back. Audited (`clock.advance`).
+         *
+         *     Requires the scope `clock:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - Neither or both of `to` and `days`, `to` not an RFC 3339 instant, `days` not a whole number from 1 to 1096.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/end-of-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The end of day of a range of business dates
+         * @description Not in the contract: for each business date in [`from`, `to`] (YYYY-MM-DD; absent: `to` today, `from` 30 dates before) that has a run, its status, attempts and timings, and each step in order with the records it changed, its timings and its last failure. At most 366 dates.
+         *
+         *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - A date is not YYYY-MM-DD, `from` is after `to`, more than 366 dates, or an unknown parameter.
+         */
+        get: operations["listEndOfDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1073,15 +1145,20 @@ export interface components {
             eventId: string;
             /**
              * Format: date-time
-             * @description When the write committed, ISO 8601 UTC.
+             * @description When the write committed, ISO 8601 UTC (the real time).
              */
             occurredAt: string;
+            /**
+             * Format: date-time
+             * @description When the write committed by the environment's clock, ISO 8601 UTC: the same as `occurredAt`, except in a sandbox moved forward (docs/clock.md).
+             */
+            environmentOccurredAt: string;
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -2057,6 +2134,93 @@ export interface components {
             /** @description Pass as `after` for the next (older) page; null on the last page. */
             nextAfter: string | null;
         };
+        /** @description An environment's clock. */
+        Clock: {
+            /**
+             * Format: date-time
+             * @description The environment's time, ISO 8601 UTC: the real time, or ahead of it in a sandbox moved forward.
+             */
+            now: string;
+            /**
+             * Format: date
+             * @description The environment's local date at `now` (YYYY-MM-DD), in `timeZone`.
+             */
+            businessDate: string;
+            /** @description The IANA time zone of the business dates and the end of day (ENVIRONMENT_TIME_ZONES). */
+            timeZone: string;
+            /** @description May POST /{environment}/clock/advance move it (ADJUSTABLE_CLOCK_ENVIRONMENTS)? */
+            adjustable: boolean;
+        };
+        ClockAdvanceRequest: {
+            /** Format: date-time */
+            to?: string;
+            days?: number;
+        };
+        /** @description What an advance did. */
+        ClockAdvance: {
+            /**
+             * Format: date-time
+             * @description The environment's time before the advance.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The environment's time after it.
+             */
+            to: string;
+            /** @description The business dates the advance ended (from the one `from` is in to the one before `to`), each closed by its end of day. */
+            businessDaysRun: number;
+        };
+        /** @description The end of day of a range of business dates. */
+        EndOfDay: {
+            /**
+             * Format: date
+             * @description The first business date listed.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last business date listed.
+             */
+            to: string;
+            /** @description The business dates that have a run, oldest first. */
+            days: {
+                /**
+                 * Format: date
+                 * @description The business date closed.
+                 */
+                businessDate: string;
+                /** @enum {string} */
+                status: "RUNNING" | "COMPLETED" | "FAILED";
+                /** @description Times the day was started. */
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @description When the first attempt started (real time).
+                 */
+                startedAt: string;
+                finishedAt: string | null;
+                /** @description In the order they run. */
+                steps: {
+                    /** @description The step, e.g. hold-expiry, flag-expiry. */
+                    step: string;
+                    /** @enum {string} */
+                    status: "RUNNING" | "COMPLETED" | "FAILED";
+                    /** @description Records the step changed this day (holds voided, flags lifted). */
+                    records: number;
+                    /** @description Times the step was started: more than 1 after a failure or a crash. */
+                    attempts: number;
+                    /**
+                     * Format: date-time
+                     * @description When its last attempt started (real time).
+                     */
+                    startedAt: string;
+                    finishedAt: string | null;
+                    /** @description The last attempt's failure (a code and message, never a record's values); null once completed. */
+                    error: string | null;
+                }[];
+            }[];
+        };
         /** @description The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`. */
         AccountAcknowledgment: {
             /**
@@ -2464,6 +2628,33 @@ export interface components {
             error: null;
             requestId: components["schemas"]["RequestId"];
             logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        ClockResponse: {
+            data: components["schemas"]["Clock"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        ClockAdvanceResponse: {
+            data: components["schemas"]["ClockAdvance"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        EndOfDayResponse: {
+            data: components["schemas"]["EndOfDay"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Failure on the customer endpoints. */
         CustomerErrorResponse: {
@@ -3365,6 +3556,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `CLOCK_NOT_ADJUSTABLE`: The environment is not in ADJUSTABLE_CLOCK_ENVIRONMENTS: its time is the real time. */
+        CustomerConflict_advanceClock: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CLOCK_NOT_ADJUSTABLE";
+                    };
+                };
+            };
+        };
         /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
@@ -3837,22 +4044,6 @@ export interface components {
                 };
             };
         };
-        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-        CustomerUnprocessableContent: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Cache-Control": components["headers"]["CacheControl"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                    error?: {
-                        /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED";
-                    };
-                };
-            };
-        };
         /** @description - `CUSTOMER_NOT_FOUND`: The body's customerId names no customer of this environment; nothing changes. */
         CustomerUnprocessableContent_addBeneficialOwner: {
             headers: {
@@ -3865,6 +4056,41 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `CLOCK_CANNOT_GO_BACK`: `to` is not after the environment's time.
+         *     - `CLOCK_ADVANCE_TOO_FAR`: `to` is more than three years ahead.
+         */
+        CustomerUnprocessableContent_advanceClock: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CLOCK_CANNOT_GO_BACK" | "CLOCK_ADVANCE_TOO_FAR";
+                    };
+                };
+            };
+        };
+        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+        CustomerUnprocessableContent_createCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -4148,7 +4374,7 @@ export interface operations {
             409: components["responses"]["CustomerConflict_createCustomer"];
             413: components["responses"]["CustomerPayloadTooLarge"];
             415: components["responses"]["CustomerUnsupportedMediaType"];
-            422: components["responses"]["CustomerUnprocessableContent"];
+            422: components["responses"]["CustomerUnprocessableContent_createCustomer"];
             429: components["responses"]["CustomerRateLimited_createCustomer"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
@@ -7666,7 +7892,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -7698,6 +7924,7 @@ export interface operations {
                      *           {
                      *             "eventId": "0193a5c2-7f40-7aa0-b1c2-d3e4f5a6b7c8",
                      *             "occurredAt": "2026-11-21T10:15:30.123Z",
+                     *             "environmentOccurredAt": "2026-11-21T10:15:30.123Z",
                      *             "principalId": "token:3f9c0a6b1d2e4f57",
                      *             "operation": "customer.create",
                      *             "resourceType": "customer",
@@ -7875,7 +8102,7 @@ export interface operations {
             409: components["responses"]["CustomerConflict_addCustomerNote"];
             413: components["responses"]["CustomerPayloadTooLarge"];
             415: components["responses"]["CustomerUnsupportedMediaType"];
-            422: components["responses"]["CustomerUnprocessableContent"];
+            422: components["responses"]["CustomerUnprocessableContent_createCustomer"];
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
@@ -8021,6 +8248,193 @@ export interface operations {
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment's clock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "now": "2026-12-02T19:44:17.000Z",
+                     *         "businessDate": "2026-12-02",
+                     *         "timeZone": "America/New_York",
+                     *         "adjustable": true
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClockResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "days": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock moved and the ended business dates closed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-12-02T19:44:17.000Z",
+                     *         "to": "2027-01-01T19:44:17.000Z",
+                     *         "businessDaysRun": 30
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClockAdvanceResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            409: components["responses"]["CustomerConflict_advanceClock"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            422: components["responses"]["CustomerUnprocessableContent_advanceClock"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    listEndOfDay: {
+        parameters: {
+            query?: {
+                /** @description Only events at or after this instant (ISO 8601 with a time zone). Example: `2026-12-01`. */
+                from?: string;
+                /** @description Only events before this instant (ISO 8601 with a time zone). Example: `2026-12-31`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": "2026-12-01",
+                     *         "to": "2026-12-31",
+                     *         "days": [
+                     *           {
+                     *             "businessDate": "2026-12-01",
+                     *             "status": "COMPLETED",
+                     *             "attempts": 1,
+                     *             "startedAt": "2026-12-02T05:00:01.000Z",
+                     *             "finishedAt": "2026-12-02T05:00:01.200Z",
+                     *             "steps": [
+                     *               {
+                     *                 "step": "hold-expiry",
+                     *                 "status": "COMPLETED",
+                     *                 "records": 3,
+                     *                 "attempts": 1,
+                     *                 "startedAt": "2026-12-02T05:00:01.010Z",
+                     *                 "finishedAt": "2026-12-02T05:00:01.150Z",
+                     *                 "error": null
+                     *               },
+                     *               {
+                     *                 "step": "flag-expiry",
+                     *                 "status": "COMPLETED",
+                     *                 "records": 0,
+                     *                 "attempts": 1,
+                     *                 "startedAt": "2026-12-02T05:00:01.150Z",
+                     *                 "finishedAt": "2026-12-02T05:00:01.190Z",
+                     *                 "error": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndOfDayResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
 }
