@@ -23,8 +23,7 @@ export const SETTINGS: Record<string, SettingText> = {
   HOST: {
     default: '`0.0.0.0` in production, else `127.0.0.1`',
     example: '`0.0.0.0`',
-    description:
-      'Listen address. Outside production the service listens on loopback only unless this says otherwise (its development token has every scope).',
+    description: 'Listen address: loopback outside production (the development token has every scope).',
   },
   PORT: {
     default: '`3000`',
@@ -332,7 +331,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: '– (API token only)',
     example: '`cas-console`',
     description:
-      'Offers OIDC sign-in in the console: its public client id at `OIDC_ISSUER` (Authorization Code with PKCE; redirect URI `/console/callback`, post-logout redirect URI `/console`).',
+      'Offers OIDC sign-in in the console: its public client id at `OIDC_ISSUER` (PKCE; redirect URI `/console/callback`).',
   },
   CONSOLE_OIDC_SCOPES: {
     default: '`openid`',
@@ -556,19 +555,18 @@ export const SETTINGS: Record<string, SettingText> = {
     default: '`256`; `0` (no cap) when `TRUST_PROXY_HOPS` > 0',
     example: '`1000`',
     description:
-      "Open connections one TCP peer address may have (0–100000, `0`: no cap). Beyond it a connection's requests (and WebSocket upgrades) are answered 503 `TOO_MANY_CONNECTIONS` with `Retry-After: 1` and the connection closes; beyond twice it a connection is closed unanswered. Behind a proxy the peer is the proxy, hence no cap by default there: set one above the proxy's own connection count if you want it.",
+      "Open connections one TCP peer address may have (0–100000, `0`: no cap). Beyond it a connection's requests (and WebSocket upgrades) are answered 503 `TOO_MANY_CONNECTIONS` with `Retry-After: 1` and the connection closes; beyond twice it a connection is closed unanswered. Behind a proxy the peer is the proxy, hence no cap by default there.",
   },
   VERIFICATION_PROVIDER: {
     default: '`sandbox`; `none` when `NODE_ENV=production`',
     example: '`none`',
     description:
-      'Who answers customer verification checks ([verification](../verification.md)): `sandbox` answers from magic last and legal names (`Review`, `Reject`) after `VERIFICATION_SANDBOX_DELAY_MS`, and is refused at startup under `NODE_ENV=production`; `none` refuses checks with 503 `VERIFICATION_PROVIDER_NOT_CONFIGURED`.',
+      'Who answers verification checks ([verification](../verification.md)): `sandbox` (magic names, refused in production) or `none` (503 `VERIFICATION_PROVIDER_NOT_CONFIGURED`).',
   },
   VERIFICATION_SANDBOX_DELAY_MS: {
     default: '`2000`',
     example: '`0`',
-    description:
-      "How long after a request the sandbox's result is applied (0–3,600,000): the check stays PENDING until then, as a real provider's would.",
+    description: "How long after a request the sandbox's result is applied: the check stays PENDING until then.",
   },
   VERIFICATION_JOB_INTERVAL_MS: {
     default: '`1000`',

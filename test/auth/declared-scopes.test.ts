@@ -728,6 +728,23 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
       environments: ['production-like'],
     });
     expect((await viewer(onlyHere.token)).json.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
+    // Who it is, as a person reads it: the managed token's name, a static token's place in API_TOKENS.
+    const who = async (token: string, environment = 'sandbox') =>
+      (
+        await service.call('POST', `/${environment}/graphql`, {
+          auth: false,
+          headers: { authorization: `Bearer ${token}` },
+          body: { query: '{ viewer { name principalId } }' },
+        })
+      ).json.data.viewer;
+    expect(await who(onlyHere.token, 'production-like')).toEqual({
+      name: 'one environment',
+      principalId: expect.stringMatching(/^token:[0-9a-f]{16}$/),
+    });
+    expect(await who(service.token)).toEqual({
+      name: 'API_TOKENS entry 1',
+      principalId: expect.stringMatching(/^static:[0-9a-f]{16}$/),
+    });
     const anonymous = await service.call('POST', '/sandbox/graphql', {
       auth: false,
       body: { query: '{ viewer { scopes } }' },

@@ -310,12 +310,13 @@ describe('the notes table', () => {
     expect(rows).toEqual([{ customer_id: customerId }]);
   });
 
-  it('names a static token by its principal id', async () => {
+  it('names a static token by its place in API_TOKENS, its id as the audit trail does', async () => {
     const customerId = await newCustomer();
     const res = await service.call('POST', notesPath('customer', customerId), { body: { text: uniqueText('static') } });
     expectSuccess(res, 'customer', 201);
     expect(res.json.data.author.id).toMatch(/^static:/);
-    expect(res.json.data.author.name).toBe(res.json.data.author.id);
+    // Its name says which of API_TOKENS it is (the principal's display name), never the token.
+    expect(res.json.data.author.name).toBe('API_TOKENS entry 1');
   });
 });
 
