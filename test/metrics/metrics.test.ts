@@ -229,7 +229,7 @@ describe("recordGraphqlOperation (the GraphQL surface's hook)", () => {
 describe('metrics configuration', () => {
   const base = { NODE_ENV: 'test' };
   it('has no port or token by default and validates METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
-    expect(loadConfig(base).metrics).toEqual({ port: undefined, host: '0.0.0.0', token: undefined });
+    expect(loadConfig(base).metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined });
     expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN }).metrics).toEqual({
       port: 9464,
       host: '10.0.0.5',

@@ -66,6 +66,8 @@ describe('managed API tokens', () => {
       principal: {
         id: `token:${id}`,
         kind: 'api-token',
+        // The token's name, as people read it (a case note's author, GraphQL viewer).
+        name: 'test',
         scopes: ['customers:read', 'accounts:write'],
         environments: ['sandbox'],
       },
