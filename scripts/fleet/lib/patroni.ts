@@ -140,6 +140,9 @@ export async function startEtcd(dir: string, logDir: string, groupOf?: (index: n
         // A busy machine delays heartbeats: etcd's 100 ms / 1 s would call elections under load.
         '--heartbeat-interval=250',
         '--election-timeout=2500',
+        // A member back from a partition asks before it calls an election (Raft's pre-vote): without it, its
+        // higher term deposes a healthy leader, and Patroni's leader key may expire during the new election.
+        '--pre-vote=true',
         '--enable-v2=false',
       ],
       path.join(logDir, `${m.name}.log`),
