@@ -294,16 +294,14 @@ export async function startPatroniCluster(options: {
     Array.from({ length: options.members }, (_, i) => [`pg${i + 1}`, `pg${i + 1}-api`]).flat(),
   );
   const stop = async () => {
-    // Replicas first, then the leader: no failover is started by the stop itself.
-    const leaderName = (
-      await Promise.all(members.map(async (m) => ((await m.check('primary')) === 200 ? m : undefined)))
-    )
-      .filter(Boolean)
-      .map((m) => m!.name);
-    for (const member of [...members].sort(
-      (a, b) => Number(leaderName.includes(a.name)) - Number(leaderName.includes(b.name)),
-    ))
-      await member.stopPatroni();
+    // The replicas together, then the leader: no failover is started by the stop itself.
+    const leaders = new Set(
+      (await Promise.all(members.map(async (m) => ((await m.check('primary')) === 200 ? m.name : undefined)))).filter(
+        (name) => name !== undefined,
+      ),
+    );
+    await Promise.all(members.filter((m) => !leaders.has(m.name)).map((m) => m.stopPatroni()));
+    await Promise.all(members.filter((m) => leaders.has(m.name)).map((m) => m.stopPatroni()));
     await etcd.stop();
   };
   try {
