@@ -49,6 +49,7 @@ async function removeChains(): Promise<void> {
 /** Installs the marking rules for `members` (1-based indexes); iptables is installed from Debian when missing. */
 export async function installPartitionMarks(members: number[]): Promise<PartitionMarks> {
   if (!existsSync('/usr/sbin/iptables')) {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
     execFileSync('apt-get', ['install', '-y', '-qq', 'iptables'], {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
