@@ -19,11 +19,11 @@ import { readOutboxBacklog, startEventFeed, startEventOutbox } from './features/
 import { type DatabaseListener, startDatabaseListener } from './db/connection/notifications.js';
 import { createPool } from './db/connection/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/connection/prisma-client.js';
-import { startReadReplica } from './db/replica/read-replica.js';
+import { type ReadReplica, startReadReplica } from './db/replica/read-replica.js';
 import { readSessionSettings } from './db/connection/session-settings.js';
 import { createStores } from './features/stores.js';
 import { createDomainServices } from './features/services.js';
-import type { Readiness } from './http/dependencies.js';
+import type { DatabaseRole, Readiness } from './http/dependencies.js';
 import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startHoldExpiry } from './features/ledger/index.js';
@@ -308,7 +308,9 @@ export async function startService(
       clock,
       statementPdfs,
       checkReadiness: drain.readiness(
-        supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger),
+        supervisor
+          ? supervisedReadiness(supervisor, readinessCheck(prisma, logger, replica))
+          : readinessCheck(prisma, logger, replica),
       ),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
@@ -423,15 +425,23 @@ async function refuseProductionWithoutAuthentication(config: Config, prisma: Pri
   ]);
 }
 
-function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Readiness> {
+function readinessCheck(
+  prisma: PrismaClient,
+  logger: Logger,
+  replica: Pick<ReadReplica, 'usability'> | undefined,
+): () => Promise<Readiness> {
   const expected = readMigrations().map((m) => m.name);
   let migrated = false;
   const timeZone = sessionTimeZoneCheck(prisma, logger);
   return async () => {
     const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending', timeZone: timeZone.state() };
+    // The role behind DATABASE_URL: after a failover the load balancer's next server may still be a standby
+    // for a moment (writes then answer 503), which an operator reads here rather than in the database.
+    const database: DatabaseRole = { role: 'unknown', ...(replica && { replica: replica.usability() }) };
     try {
-      await prisma.$queryRaw`SELECT 1`;
+      const [server] = await prisma.$queryRaw<{ in_recovery: boolean }[]>`SELECT pg_is_in_recovery() AS in_recovery`;
       checks.database = 'ok';
+      database.role = server?.in_recovery ? 'standby' : 'primary';
       checks.timeZone = await timeZone.check();
       if (!migrated) {
         // _prisma_migrations is Prisma's own bookkeeping, not a model: raw SQL.
@@ -445,7 +455,11 @@ function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Rea
       if (checks.database === 'pending') checks.database = 'failed';
       if (checks.migrations === 'pending') checks.migrations = migrated ? 'ok' : 'failed';
     }
-    return { ready: checks.database === 'ok' && checks.migrations === 'ok' && checks.timeZone === 'ok', checks };
+    return {
+      ready: checks.database === 'ok' && checks.migrations === 'ok' && checks.timeZone === 'ok',
+      checks,
+      database,
+    };
   };
 }
 

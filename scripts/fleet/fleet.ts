@@ -3,15 +3,16 @@ import { parseArgs } from 'node:util';
 import { takeOverShutdownSignals } from '../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from '../reliability/lib/results.js';
 import { buildOnce } from '../reliability/lib/service-process.js';
-import { startFleet } from './lib/fleet.js';
+import { startPatroniFleet } from './lib/fleet.js';
 
 const USAGE = `npm run fleet -- [options]
   --instances N     service instances behind HAProxy (default 3)
   --port P          HAProxy's port (default 8080; 0 for any free port)
   --dir DIR         databases, secrets and logs (default .fleet; reused by the next run)
-  --synchronous     synchronous replication: each commit waits for the replica (default: asynchronous)
-Starts PostgreSQL 15 (primary + streaming replica), Redis, the instances and HAProxy from
-Debian's packages (installed when missing and run as root); Ctrl-C stops everything.`;
+  --members M       PostgreSQL members managed by Patroni, 2 or 3 (default 3)
+Starts etcd (three members), PostgreSQL 15 under Patroni (synchronous replication, automatic failover),
+Redis, the instances and HAProxy from Debian's packages (installed when missing and run as root);
+Ctrl-C stops everything.`;
 
 const log = (line: string) => process.stdout.write(`[fleet] ${line}\n`);
 
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
       instances: { type: 'string', default: '3' },
       port: { type: 'string', default: '8080' },
       dir: { type: 'string', default: '.fleet' },
-      synchronous: { type: 'boolean', default: false },
+      members: { type: 'string', default: '3' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(instances) || instances < 1 || instances > 16)
     throw new Error(`--instances must be a whole number from 1 to 16 (got ${values.instances})`);
+  const members = Number(values.members);
+  if (members !== 2 && members !== 3) throw new Error(`--members must be 2 or 3 (got ${values.members})`);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be a port number (got ${values.port})`);
   buildOnce(log);
@@ -45,25 +48,30 @@ async function main(): Promise<void> {
       startup.abort();
     });
   }
-  const fleet = await startFleet({
+  const fleet = await startPatroniFleet({
     dir: path.resolve(ROOT, values.dir),
     instances,
+    members,
     port,
-    synchronous: values.synchronous,
     log,
     signal: startup.signal,
   });
   process.stdout.write(
     [
       '',
-      `Fleet ready (${instances} instances, ${values.synchronous ? 'synchronous' : 'asynchronous'} replication):`,
+      `Fleet ready (${instances} instances, ${members} PostgreSQL members under Patroni, synchronous replication):`,
       `  API through HAProxy  ${fleet.url}   e.g. curl -H 'Authorization: Bearer ${fleet.token}' ${fleet.url}/sandbox/customer/…`,
       `  GraphQL              ${fleet.url}/sandbox/graphql`,
       `  HAProxy stats        ${fleet.statsUrl}  (Prometheus: ${fleet.statsUrl.replace(/stats$/, 'metrics')})`,
       ...fleet.instances.map((instance) => `  instance ${instance.name}        http://${instance.address}`),
-      `  PostgreSQL           ${new URL(fleet.databaseUrl).host} (HAProxy: the primary, the replica after a failover; the instances' DATABASE_URL)`,
-      `  PostgreSQL primary   127.0.0.1:${fleet.primary.port} (read-write)`,
-      `  PostgreSQL replica   127.0.0.1:${fleet.replica.port} (streaming, hot standby)`,
+      `  PostgreSQL           ${new URL(fleet.databaseUrl).host} (HAProxy: whichever member Patroni's /primary names; DATABASE_URL)`,
+      `  PostgreSQL replicas  ${new URL(fleet.replicaUrl).host} (HAProxy: members answering /replica; DATABASE_REPLICA_URL)`,
+      ...fleet.cluster.members.map(
+        (m) =>
+          `  member ${m.name}          ${m.address}:${m.pgPort}, Patroni REST http://${m.address}:${m.apiPort}/patroni`,
+      ),
+      `  patronictl           patronictl -c ${fleet.cluster.configFile(1)} list`,
+      `  etcd                 ${fleet.cluster.etcd.hosts.join(', ')}`,
       `  Redis                ${fleet.redisUrl}`,
       `  logs                 ${path.join(path.resolve(ROOT, values.dir), 'logs')}`,
       'Ctrl-C stops everything.',
@@ -74,7 +82,7 @@ async function main(): Promise<void> {
   ready.stop = (signal) => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}: stopping HAProxy, the instances, Redis and PostgreSQL`);
+    log(`${signal}: stopping HAProxy, the instances, Redis, Patroni (and PostgreSQL) and etcd`);
     fleet.stop().then(
       () => (log('stopped'), process.exit(0)),
       (error: unknown) => (log(`stop failed: ${String(error)}`), process.exit(1)),

@@ -8,8 +8,8 @@ import { buildOnce } from './lib/service-process.js';
  * `npm run reliability:faults`: the fault scripts one after the other (crash, database outage, PostgreSQL
  * kill -9 in its short form, slow database, network partition, full disk and slow disk in their short
  * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form, webhooks
- * under service kills in its short form, the fleet's proofs), the service built once. Arguments after `--` go
- * to every script (e.g. `-- --record false`). Exits non-zero if any of them failed; about seven minutes on 2
+ * under service kills in its short form, the fleet's proofs, one automatic failover on Patroni), the service built once. Arguments after `--` go
+ * to every script (e.g. `-- --record false`). Exits non-zero if any of them failed; about eight minutes on 2
  * cores. Full disk and slow disk mount file
  * systems and use a cgroup: without root they are skipped, and the summary says so.
  */
@@ -33,6 +33,9 @@ const SCRIPTS: [string, string[], { root?: boolean }?][] = [
   // The fleet (HAProxy, 3 instances, PostgreSQL 15 primary + replica, Redis from Debian's packages, installed
   // as root when missing): shared limits and keys, rolling restart, kill -9 of an instance, failover (about 2 min).
   ['fleet', ['--seconds', '3'], { root: true }],
+  // Automatic failover (etcd ×3, PostgreSQL ×3 under Patroni from Debian's packages, installed as root when
+  // missing): one kill -9 of the leader's PostgreSQL under the bank's workload, nothing acknowledged lost (about 75 s).
+  ['patroni', ['--fault', 'pg-kill', '--failovers', '1', '--clients', '6', '--ops-between', '60'], { root: true }],
 ];
 
 /**

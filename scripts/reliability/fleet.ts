@@ -22,8 +22,9 @@ import { serverStates } from '../fleet/lib/daemons.js';
 import { type Fleet, startFleet } from '../fleet/lib/fleet.js';
 
 /**
- * `npm run reliability:fleet`: the deployment of `npm run fleet` (3 instances behind HAProxy, PostgreSQL 15
- * primary + synchronous streaming replica, Redis), proved under load, in order:
+ * `npm run reliability:fleet`: the fleet on a hand-failed-over pair, compose.yaml's topology (3 instances behind
+ * HAProxy, PostgreSQL 15 primary + synchronous streaming replica, Redis; `npm run fleet` runs Patroni instead:
+ * scripts/reliability/patroni.ts proves its automatic failover), proved under load, in order:
  *  1. one database, three instances: idempotency keys replay across instances, the rate limit is one
  *     budget shared through Redis, and the ledger's invariants hold with transfers spread over every instance;
  *  2. a rolling restart of every instance under steady load: not one failed request;

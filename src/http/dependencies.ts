@@ -11,6 +11,18 @@ import type { ServiceMetrics } from './metrics.js';
 export interface Readiness {
   ready: boolean;
   checks: Record<string, 'ok' | 'failed' | 'pending'>;
+  /** What the database behind DATABASE_URL is now, as the last check found it (and the replica's state, if one is set). */
+  database?: DatabaseRole;
+}
+
+/**
+ * `primary`: the server takes writes. `standby`: it is in recovery (a replica, or a failover under way): reads
+ * work, writes answer 503 until the load balancer reaches the new primary. `unknown`: it could not be asked.
+ * `replica`: whether lag-tolerant reads may go to DATABASE_REPLICA_URL now (absent without one).
+ */
+export interface DatabaseRole {
+  role: 'primary' | 'standby' | 'unknown';
+  replica?: 'usable' | 'down' | 'lagging';
 }
 
 /** Whether the process can still do its job by itself; false means "restart me" (GET /healthz answers 503). */

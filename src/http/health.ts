@@ -14,9 +14,11 @@ export function healthRouter(deps: Pick<HttpDependencies, 'checkReadiness' | 'ch
   });
   router.get('/readyz', async (_req, res) => {
     const readiness = await deps.checkReadiness();
-    res
-      .status(readiness.ready ? 200 : 503)
-      .json({ status: readiness.ready ? 'ready' : 'unready', checks: readiness.checks });
+    res.status(readiness.ready ? 200 : 503).json({
+      status: readiness.ready ? 'ready' : 'unready',
+      checks: readiness.checks,
+      ...(readiness.database && { database: readiness.database }),
+    });
   });
   return router;
 }

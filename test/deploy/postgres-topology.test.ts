@@ -233,7 +233,11 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
     const ready = await call('GET', '/readyz');
     expect(ready).toEqual({
       status: 200,
-      json: { status: 'ready', checks: { database: 'ok', migrations: 'ok', timeZone: 'ok' } },
+      json: {
+        status: 'ready',
+        checks: { database: 'ok', migrations: 'ok', timeZone: 'ok' },
+        database: { role: 'primary' },
+      },
     });
     const customer = await call('POST', '/sandbox/customer', buildCustomerInput());
     expect(customer.status).toBe(201);
@@ -268,5 +272,47 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
     await expect(query(appUrl, "UPDATE audit_events SET operation = 'x'")).rejects.toThrow(/append-only/);
     expect(logLines.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
     assertNoSensitiveValues(logLines.join('\n'), 'the log lines of the service on the topology');
+  });
+
+  it("/readyz names the database's role: the primary with its replica usable, and a standby behind DATABASE_URL (a failover under way)", async () => {
+    const token = 'topology_role_0FftfMke2EQoOnhT_Q7grg9dgHHTv4dlZT9NqiZN6r';
+    const readyz = async (env: Record<string, string>) => {
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        MIGRATE_ON_START: 'false',
+        API_TOKENS: token,
+        LOG_LEVEL: 'warn',
+        ...TEST_PII_ENV,
+        ...env,
+      });
+      const started = await startService(config, createLogger({ level: 'warn', pretty: false }));
+      try {
+        // The replica's first check runs when the service starts; a later one may be needed to see it caught up.
+        const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
+        for (;;) {
+          const res = await fetch(`${started.url}/readyz`);
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          const body = (await res.json()) as any;
+          if (body.database?.replica !== 'down' || Date.now() > deadline) return { status: res.status, body };
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await started.stop();
+      }
+    };
+    const onPrimary = await readyz({
+      DATABASE_URL: url('cas_app', PASSWORDS.app, primaryPort),
+      DATABASE_REPLICA_URL: url('cas_app', PASSWORDS.app, replicaPort),
+      DATABASE_REPLICA_CHECK_INTERVAL_MS: '100',
+    });
+    expect(onPrimary).toMatchObject({
+      status: 200,
+      body: { status: 'ready', database: { role: 'primary', replica: 'usable' } },
+    });
+    const onStandby = await readyz({ DATABASE_URL: url('cas_app', PASSWORDS.app, replicaPort) });
+    expect(onStandby).toMatchObject({ status: 200, body: { status: 'ready', database: { role: 'standby' } } });
+    expect(onStandby.body.database.replica).toBeUndefined();
   });
 });

@@ -53,9 +53,9 @@ export async function startDaemon(
   };
 }
 
-export function listening(port: number): Promise<boolean> {
+export function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
+    const socket = net.connect({ port, host });
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
@@ -72,6 +72,30 @@ export function startRedis(port: number, logDir: string): Promise<Daemon> {
 }
 
 export const HAPROXY_CONFIG = path.resolve(import.meta.dirname, '../../../deploy/haproxy.cfg');
+const PATRONI_HAPROXY = path.resolve(import.meta.dirname, '../../../deploy/patroni/haproxy-postgres.cfg');
+
+/**
+ * deploy/haproxy.cfg for `instances` instances (one `server` line each) and, with `patroniMembers`, with
+ * deploy/patroni/haproxy-postgres.cfg (one `server` line per member) in place of its `listen postgres`.
+ */
+export function fleetHaproxyConfig(instances: number, patroniMembers?: number): string {
+  let template = readFileSync(HAPROXY_CONFIG, 'utf8');
+  if (patroniMembers !== undefined) {
+    const section = readFileSync(PATRONI_HAPROXY, 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*server pg\d+ /.test(line) || Number(/pg(\d+)/.exec(line)![1]) <= patroniMembers)
+      .join('\n');
+    template = template.replace(/^listen postgres\n(?:[ \t]+.*\n|\n(?=[ \t]))*/m, `${section}\n`);
+  }
+  const serverLine = /^\s*server cas1 .*$/m.exec(template)![0];
+  const servers = Array.from({ length: instances }, (_, i) =>
+    serverLine
+      .replaceAll('cas1', `cas${i + 1}`)
+      .replaceAll('_1', `_${i + 1}`)
+      .replaceAll('app-1', `app-${i + 1}`),
+  ).join('\n');
+  return template.replace(/(^\s*server cas\d+ .*\n)+/m, `${servers}\n`);
+}
 
 /**
  * HAProxy on deploy/haproxy.cfg (compose.yaml's too), its addresses from the environment. For other than
@@ -86,20 +110,16 @@ export async function startHaproxy(options: {
   replica: string;
   instances: string[];
   workDir: string;
+  /**
+   * PostgreSQL managed by Patroni: deploy/patroni/haproxy-postgres.cfg replaces the file's `listen postgres`,
+   * one `server` line per member (its PostgreSQL address and its Patroni REST port), and a replica listen.
+   */
+  patroni?: { replicaPort: number; members: { postgres: string; apiPort: number }[] };
 }): Promise<Daemon & { statsSocket: string; configFile: string }> {
-  const template = readFileSync(HAPROXY_CONFIG, 'utf8');
-  const serverLine = /^\s*server cas1 .*$/m.exec(template)![0];
-  const servers = options.instances
-    .map((_, i) =>
-      serverLine
-        .replaceAll('cas1', `cas${i + 1}`)
-        .replaceAll('_1', `_${i + 1}`)
-        .replaceAll('app-1', `app-${i + 1}`),
-    )
-    .join('\n');
-  const configFile = options.instances.length === 3 ? HAPROXY_CONFIG : path.join(options.workDir, 'haproxy.cfg');
-  if (configFile !== HAPROXY_CONFIG)
-    writeFileSync(configFile, template.replace(/(^\s*server cas\d+ .*\n)+/m, `${servers}\n`));
+  const composed = options.instances.length !== 3 || options.patroni !== undefined;
+  const configFile = composed ? path.join(options.workDir, 'haproxy.cfg') : HAPROXY_CONFIG;
+  if (composed)
+    writeFileSync(configFile, fleetHaproxyConfig(options.instances.length, options.patroni?.members.length));
   const statsSocket = path.join(options.workDir, 'haproxy.sock');
   const env = {
     CAS_LISTEN: `127.0.0.1:${options.port}`,
@@ -111,6 +131,15 @@ export async function startHaproxy(options: {
     CAS_POSTGRES_PRIMARY: options.primary,
     CAS_POSTGRES_REPLICA: options.replica,
     ...Object.fromEntries(options.instances.map((address, i) => [`CAS_BACKEND_${i + 1}`, address])),
+    ...(options.patroni && {
+      CAS_POSTGRES_REPLICA_LISTEN: `127.0.0.1:${options.patroni.replicaPort}`,
+      ...Object.fromEntries(
+        options.patroni.members.flatMap((member, i) => [
+          [`CAS_PG_${i + 1}`, member.postgres],
+          [`CAS_PATRONI_${i + 1}`, String(member.apiPort)],
+        ]),
+      ),
+    }),
   };
   const daemon = await startDaemon('haproxy', '/usr/sbin/haproxy', ['-W', '-db', '-f', configFile], {
     logDir: options.workDir,

@@ -11,6 +11,8 @@ const PACKAGES: { name: string; binary: string }[] = [
   { name: 'haproxy', binary: '/usr/sbin/haproxy' },
   { name: 'redis-server', binary: '/usr/bin/redis-server' },
   { name: 'postgresql-15', binary: `${PG_BIN}/pg_basebackup` },
+  { name: 'patroni', binary: '/usr/bin/patroni' },
+  { name: 'etcd-server', binary: '/usr/bin/etcd' },
 ];
 
 export function ensureDebianPackages(log: (line: string) => void): void {

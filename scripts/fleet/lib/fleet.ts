@@ -4,14 +4,21 @@ import path from 'node:path';
 import { freePort } from '../../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from '../../reliability/lib/results.js';
 import { runSecrets, type ServiceProcess, startServiceProcess } from '../../reliability/lib/service-process.js';
-import { type Daemon, startHaproxy, startRedis } from './daemons.js';
+import { type Daemon, serverStates, startHaproxy, startRedis } from './daemons.js';
 import { ensureDebianPackages } from './debian.js';
+import { type PatroniCluster, startPatroniCluster, waitFor } from './patroni.js';
 import { type PostgresServer, setSynchronous, startPrimary, startStandby } from './postgres-pair.js';
 
 /**
- * The deployment a bank runs, on one machine: N stateless instances of the service behind HAProxy, one
- * PostgreSQL primary with a streaming replica, and Redis for the limits the instances share. What
- * `npm run fleet` starts, and what the fleet proofs (scripts/reliability/fleet.ts) drive and break.
+ * The deployment a bank runs, on one machine: N stateless instances of the service behind HAProxy, Redis
+ * for the limits the instances share, and PostgreSQL in one of two forms:
+ *  - startPatroniFleet (what `npm run fleet` starts): two or three members managed by Patroni on a
+ *    three-member etcd, HAProxy routing to the leader and the replicas by Patroni's checks; failover is
+ *    automatic (docs/how-to/fail-over.md);
+ *  - startFleet: a primary and a streaming replica that an operator fails over (`pg_ctl promote`), kept for
+ *    the fleet benchmark (bench/fleet-scaling.ts), whose figures were measured on it.
+ * The fleet proofs (scripts/reliability/fleet.ts) and the Patroni faults (scripts/reliability/patroni.ts)
+ * drive and break them.
  */
 
 export interface FleetOptions {
@@ -20,8 +27,8 @@ export interface FleetOptions {
   instances: number;
   /** HAProxy's front port (0: any free port). */
   port: number;
-  /** Every commit waits for the replica's flush (synchronous_standby_names). */
-  synchronous: boolean;
+  /** Every commit waits for the replica's flush (synchronous_standby_names); the pair only (Patroni's is always synchronous). */
+  synchronous?: boolean;
   /** Extra settings for every instance. */
   instanceEnv?: Record<string, string>;
   /** The Node the instances run on (default: this script's); the benchmarks' is Node 26. */
@@ -42,12 +49,10 @@ export interface Instance {
   process?: ServiceProcess;
 }
 
-export interface Fleet {
+interface FleetBase {
   url: string;
   statsUrl: string;
   token: string;
-  primary: PostgresServer;
-  replica: PostgresServer;
   redisUrl: string;
   redis: Daemon;
   /** PostgreSQL through HAProxy: the primary, or after a failover the promoted replica. */
@@ -58,6 +63,31 @@ export interface Fleet {
   instanceEnv: Record<string, string>;
   startInstance(index: number): Promise<ServiceProcess>;
   stop(): Promise<void>;
+}
+
+/** The fleet on a primary and a streaming replica, failed over by an operator. */
+export interface Fleet extends FleetBase {
+  primary: PostgresServer;
+  replica: PostgresServer;
+}
+
+/** The fleet on Patroni: PostgreSQL through HAProxy's `postgres` (the leader) and `postgres-replica` listens. */
+export interface PatroniFleet extends FleetBase {
+  cluster: PatroniCluster;
+  /** Lag-tolerant reads' URL through HAProxy (any streaming replica). */
+  replicaUrl: string;
+}
+
+/** The database part of a fleet, started before the rest and stopped after it. */
+interface FleetDatabase {
+  /** The superuser URL the service's database has through HAProxy's `postgres` listen, but for its port. */
+  url: string;
+  /** HAProxy's PostgreSQL servers. */
+  haproxy: Pick<Parameters<typeof startHaproxy>[0], 'primary' | 'replica' | 'patroni'>;
+  /** DATABASE_REPLICA_URL, given HAProxy's ports. */
+  replicaUrl(ports: { postgres: number; replica: number }): string;
+  /** Resolves once HAProxy routes as it should (the first checks passed), before anything connects. */
+  routed?(statsSocket: string): Promise<void>;
 }
 
 const STANDBY_NAME = 'replica';
@@ -72,6 +102,86 @@ function fleetSecrets(dir: string): Record<string, string> {
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  let pair: { primary: PostgresServer; replica: PostgresServer } | undefined;
+  const base = await startAround(options, async (started) => {
+    const postgresDir = path.join(options.dir, 'postgres');
+    const primary = await startPrimary(postgresDir, await freePort(), options.primarySettings);
+    started('the primary', () => primary.stop());
+    options.log(`PostgreSQL primary on 127.0.0.1:${primary.port}`);
+    const replica = await startStandby(postgresDir, primary, await freePort(), STANDBY_NAME);
+    started('the replica', () => replica.stop());
+    options.log(`PostgreSQL streaming replica on 127.0.0.1:${replica.port}`);
+    await setSynchronous(primary, options.synchronous ? STANDBY_NAME : null);
+    pair = { primary, replica };
+    return {
+      url: primary.url,
+      haproxy: { primary: `127.0.0.1:${primary.port}`, replica: `127.0.0.1:${replica.port}` },
+      replicaUrl: () => replica.url,
+    };
+  });
+  return { ...base, ...pair! };
+}
+
+/** The fleet on Patroni (`npm run fleet`): etcd ×3, `members` PostgreSQL members, HAProxy, Redis, the instances. */
+export async function startPatroniFleet(
+  options: FleetOptions & { members: number; memberGroup?: (index: number) => number },
+): Promise<PatroniFleet> {
+  let cluster: PatroniCluster | undefined;
+  const base = await startAround(options, async (started) => {
+    const logDir = path.join(options.dir, 'logs');
+    cluster = await startPatroniCluster({
+      dir: path.join(options.dir, 'patroni'),
+      logDir,
+      members: options.members,
+      log: options.log,
+      ...(options.memberGroup && { groupOf: options.memberGroup }),
+    });
+    const running = cluster;
+    started('Patroni and etcd', () => running.stop());
+    const leader = (await cluster.leader())!;
+    options.log(
+      `Patroni: ${cluster.members.map((m) => `${m.name} ${m.address}:${m.pgPort} (REST :${m.apiPort})`).join(', ')}; leader ${leader.name}`,
+    );
+    return {
+      url: leader.url,
+      haproxy: {
+        primary: '',
+        replica: '',
+        patroni: {
+          replicaPort: 0,
+          members: cluster.members.map((m) => ({ postgres: `${m.address}:${m.pgPort}`, apiPort: m.apiPort })),
+        },
+      },
+      replicaUrl: (ports) =>
+        Object.assign(new URL(leader.url), { hostname: '127.0.0.1', port: String(ports.replica) }).toString(),
+      // HAProxy counts a server up until its first checks fail: the leader alone in `postgres`, and the
+      // replicas in `postgres-replica`, before the migrations connect.
+      async routed(statsSocket) {
+        await waitFor(
+          'HAProxy routing to the Patroni leader',
+          async () => {
+            const primaries = Object.entries(await serverStates(statsSocket, 'postgres')).filter(([, s]) => s.up);
+            const replicas = Object.values(await serverStates(statsSocket, 'postgres-replica')).filter((s) => s.up);
+            return (
+              primaries.length === 1 && primaries[0]![0] === leader.name && replicas.length === options.members - 1
+            );
+          },
+          30_000,
+        );
+      },
+    };
+  });
+  return {
+    ...base,
+    cluster: cluster!,
+    replicaUrl: base.instanceEnv.DATABASE_REPLICA_URL ?? '',
+  };
+}
+
+async function startAround(
+  options: FleetOptions,
+  startDatabase: (started: (name: string, run: () => Promise<void>) => void) => Promise<FleetDatabase>,
+): Promise<FleetBase> {
   const { log } = options;
   ensureDebianPackages(log);
   mkdirSync(options.dir, { recursive: true });
@@ -92,14 +202,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     options.signal?.throwIfAborted();
   };
   try {
-    const postgresDir = path.join(options.dir, 'postgres');
-    const primary = await startPrimary(postgresDir, await freePort(), options.primarySettings);
-    started('the primary', () => primary.stop());
-    log(`PostgreSQL primary on 127.0.0.1:${primary.port}`);
-    const replica = await startStandby(postgresDir, primary, await freePort(), STANDBY_NAME);
-    started('the replica', () => replica.stop());
-    log(`PostgreSQL streaming replica on 127.0.0.1:${replica.port}`);
-    await setSynchronous(primary, options.synchronous ? STANDBY_NAME : null);
+    const database = await startDatabase(started);
 
     const redisPort = await freePort();
     const redis = await startRedis(redisPort, logDir);
@@ -114,18 +217,23 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const port = options.port === 0 ? await freePort() : options.port;
     const statsPort = await freePort();
     const postgresPort = await freePort();
+    const replicaPort = await freePort();
     const haproxy = await startHaproxy({
       port,
       statsPort,
       postgresPort,
-      primary: `127.0.0.1:${primary.port}`,
-      replica: `127.0.0.1:${replica.port}`,
+      ...database.haproxy,
+      ...(database.haproxy.patroni && { patroni: { ...database.haproxy.patroni, replicaPort } }),
       instances: instances.map((instance) => instance.address),
       workDir: logDir,
     });
     started('HAProxy', () => haproxy.stop());
+    await database.routed?.(haproxy.statsSocket);
     // The instances reach PostgreSQL through HAProxy, so a failover needs no change on their side.
-    const databaseUrl = Object.assign(new URL(primary.url), { port: String(postgresPort) }).toString();
+    const databaseUrl = Object.assign(new URL(database.url), {
+      hostname: '127.0.0.1',
+      port: String(postgresPort),
+    }).toString();
 
     const secrets = fleetSecrets(options.dir);
     const instanceEnv: Record<string, string> = {
@@ -134,7 +242,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl,
       // Reads that tolerate lag go to the replica; a write's Consistency-Token brings read-your-writes.
-      ...(options.replicaReads !== false && { DATABASE_REPLICA_URL: replica.url }),
+      ...(options.replicaReads !== false && {
+        DATABASE_REPLICA_URL: database.replicaUrl({ postgres: postgresPort, replica: replicaPort }),
+      }),
       REDIS_URL: redisUrl,
       // Migrations run once, before the instances, as a deployment's migration job does.
       MIGRATE_ON_START: 'false',
@@ -174,8 +284,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       url: `http://127.0.0.1:${port}`,
       statsUrl: `http://127.0.0.1:${statsPort}/stats`,
       token: secrets.API_TOKENS!,
-      primary,
-      replica,
       redisUrl,
       redis,
       databaseUrl,

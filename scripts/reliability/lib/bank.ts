@@ -643,10 +643,15 @@ export async function bankProblems(pool: pg.Pool, model: BankModel, options: { f
   const acknowledgedKeys = [...model.acknowledged.keys()];
   const refusedKeys = [...model.refused.keys()];
   const keyRows = await pool.query<{ key: string; records: string; with_result: string; audits: string }>(
-    `SELECT k.key, (SELECT count(*) FROM idempotency_keys i WHERE i.key = k.key AND i.environment = $2) AS records,
-            (SELECT count(*) FROM idempotency_keys i WHERE i.key = k.key AND i.environment = $2 AND i.result IS NOT NULL) AS with_result,
-            (SELECT count(*) FROM audit_events a WHERE a.idempotency_key = k.key AND a.environment = $2) AS audits
-     FROM unnest($1::text[]) AS k(key)`,
+    // Grouped once per table and joined, not a subquery per key: audit_events has no index on the key, and a
+    // long run (20 failovers) has tens of thousands of keys.
+    `WITH k AS (SELECT unnest($1::text[]) AS key),
+          i AS (SELECT key, count(*) AS records, count(*) FILTER (WHERE result IS NOT NULL) AS with_result
+                FROM idempotency_keys WHERE environment = $2 AND key = ANY($1::text[]) GROUP BY key),
+          a AS (SELECT idempotency_key AS key, count(*) AS audits
+                FROM audit_events WHERE environment = $2 AND idempotency_key = ANY($1::text[]) GROUP BY idempotency_key)
+     SELECT k.key, coalesce(i.records, 0) AS records, coalesce(i.with_result, 0) AS with_result, coalesce(a.audits, 0) AS audits
+     FROM k LEFT JOIN i USING (key) LEFT JOIN a USING (key)`,
     [[...acknowledgedKeys, ...refusedKeys], ENVIRONMENT],
   );
   let badAcknowledged = 0;

@@ -164,7 +164,11 @@ export function supervisedLiveness(supervisor: PostgresSupervisor): {
   };
 }
 
-type ReadinessLike = { ready: boolean; checks: Record<string, 'ok' | 'failed' | 'pending'> };
+type ReadinessLike = {
+  ready: boolean;
+  checks: Record<string, 'ok' | 'failed' | 'pending'>;
+  database?: { role: 'primary' | 'standby' | 'unknown'; replica?: 'usable' | 'down' | 'lagging' };
+};
 
 /** GET /readyz with the supervisor's view added: never ready while the server is being restarted or given up. */
 export function supervisedReadiness(
@@ -180,6 +184,6 @@ export function supervisedReadiness(
       };
     }
     const readiness = await check();
-    return { ready: readiness.ready, checks: { ...readiness.checks, embeddedPostgres: 'ok' } };
+    return { ...readiness, checks: { ...readiness.checks, embeddedPostgres: 'ok' } };
   };
 }

@@ -5,13 +5,15 @@ import type { Logger } from '../../logging/logger.js';
 import { createPool, type PoolOptions } from '../connection/pool.js';
 import { createPrismaClient, type PrismaClient } from '../connection/prisma-client.js';
 import { ReadRouter } from './read-router.js';
-import { ReplicaMonitor } from './replica-monitor.js';
+import { ReplicaMonitor, type ReplicaUsability } from './replica-monitor.js';
 
 export interface ReadReplica {
   /** Implements the HTTP surfaces' ReadConsistency port. */
   router: ReadRouter;
   /** The domain's stores with their lag-tolerant reads routed: `build` makes one set on a Prisma Client. */
   stores(primary: PrismaClient, build: (prisma: PrismaClient) => Stores): Stores;
+  /** Whether lag-tolerant reads may go to the replica now (reported by /readyz). */
+  usability(): ReplicaUsability;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startReadReplica(options: ReadReplicaOptions): Promise<Rea
   return {
     router,
     stores: (primary, build) => router.route(build(primary), build(replica)),
+    usability: () => monitor.usability(),
     async stop() {
       await monitor.stop();
       await replica.$disconnect();
