@@ -2349,7 +2349,7 @@ export type Viewer = {
   __typename?: 'Viewer';
   /** The configured environments the token may act in, in the order of the ENVIRONMENTS setting. */
   environments: Array<Scalars['String']['output']>;
-  /** Who the token is, as a person reads it: a managed token's name, a JWT's `name` (or `preferred_username`, else its subject), "API_TOKENS entry 1" or "development token". */
+  /** Who the token is, as a person reads it: a managed token's name, a JWT's `name` claim (else the principal id, `jwt:<subject>`), "API_TOKENS entry 1" or "development token". */
   name: Scalars['String']['output'];
   /** The principal's stable id, as the audit trail records it (`token:…`, `jwt:…`, `static:…`). */
   principalId: Scalars['ID']['output'];
