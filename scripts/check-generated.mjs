@@ -33,7 +33,10 @@ const generators = [
   },
   { script: 'reliability:tables', files: ['docs/results/reliability.md'] },
   { script: 'bench:tables', files: ['bench/results/latest.md'] },
-  { script: 'docs:reference', files: ['docs/reference/configuration.md', 'docs/reference/errors.md'] },
+  {
+    script: 'docs:reference',
+    files: ['docs/reference/configuration.md', 'docs/reference/configuration-features.md', 'docs/reference/errors.md'],
+  },
   // Runs even when no file exists yet: its files are found, not listed.
   { script: 'sql:generate', files: sqlFiles(), found: true },
 ].filter((generator) => generator.found || generator.files.length > 0);

@@ -9,7 +9,7 @@ import { ERROR_TEXTS, GRAPHQL_STATUS } from './docs-reference/errors.js';
 import { SETTINGS } from './docs-reference/settings.js';
 
 /**
- * `npm run docs:reference`: writes docs/reference/configuration.md and docs/reference/errors.md from the
+ * `npm run docs:reference`: writes docs/reference/configuration*.md and docs/reference/errors.md from the
  * code. The configuration reference reads the settings' zod schema (`envSchema` in src/config/config.ts:
  * names, ranges, formats and written defaults) and the texts of scripts/docs-reference/settings.ts; the
  * error catalogue reads the codes of src/domain/errors.ts, src/auth/errors.ts, src/http/errors.ts and
@@ -21,6 +21,8 @@ import { SETTINGS } from './docs-reference/settings.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CONFIGURATION_PAGE = 'docs/reference/configuration.md';
+/** The features' settings: a page of their own, so that neither page passes the size every page keeps to. */
+export const FEATURE_CONFIGURATION_PAGE = 'docs/reference/configuration-features.md';
 export const ERRORS_PAGE = 'docs/reference/errors.md';
 const CONFIG_SOURCE = 'src/config/config.ts';
 const GENERATED =
@@ -33,6 +35,8 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
 export interface Setting {
   name: string;
+  /** The block of `envSchema` that defines it (`serverEnv`, …; `envSchema` for a setting written in it). */
+  section: string;
   /** The schema's expression, as written. */
   expression: string;
   default: string;
@@ -51,19 +55,26 @@ export function readSettings(source = read(CONFIG_SOURCE), readModule: (path: st
     for (const name of match[1]!.split(',').map((part) => part.trim().replace(/^type /, '')))
       modules.set(name, `src/config/${match[2]}.ts`);
   }
-  const settings: { name: string; lines: string[] }[] = [];
+  const settings: { name: string; section: string; lines: string[] }[] = [];
   for (const line of schema.split('\n').slice(1)) {
     const spread = /^ {2}\.\.\.(\w+),$/.exec(line);
     if (spread) {
       const path = modules.get(spread[1]!);
       if (!path)
         throw new Error(`${CONFIG_SOURCE}: envSchema spreads ${spread[1]}, imported from no module of src/config`);
-      settings.push(...entriesOf(blockOf(readModule(path), `export const ${spread[1]} = {`, '\n};', path)));
-    } else settings.push(...entriesOf(`\n${line}`));
+      const block = blockOf(readModule(path), `export const ${spread[1]} = {`, '\n};', path);
+      settings.push(...entriesOf(block).map((entry) => ({ ...entry, section: spread[1]! })));
+    } else settings.push(...entriesOf(`\n${line}`).map((entry) => ({ ...entry, section: 'envSchema' })));
   }
-  return settings.map(({ name, lines: parts }) => {
+  return settings.map(({ name, section, lines: parts }) => {
     const expression = parts.join('').replace(/,$/, '');
-    return { name, expression, default: writtenDefault(expression) ?? '', format: formatOf(name, expression) };
+    return {
+      name,
+      section,
+      expression,
+      default: writtenDefault(expression) ?? '',
+      format: formatOf(name, expression),
+    };
   });
 }
 
@@ -138,7 +149,30 @@ function formatOf(name: string, expression: string): string {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function renderConfiguration(settings = readSettings()): string {
+/**
+ * The service's own sections, on the first page, with their headings; every other section (a feature's) goes
+ * on the features' page, headed by its block's name (`productsEnv`: "Products"), so a new section needs no
+ * entry here.
+ */
+const SERVICE_SECTIONS: Record<string, string> = {
+  serverEnv: 'Server',
+  databaseEnv: 'Database',
+  accessEnv: 'Access',
+  piiEnv: 'Personal data',
+  loggingEnv: 'Logging',
+  metricsEnv: 'Metrics',
+  httpEnv: 'HTTP',
+  startupEnv: 'Startup',
+  envSchema: 'Other',
+};
+const FEATURE_TITLES: Record<string, string> = { oidcEnv: 'Sign-in (OIDC)', graphqlEnv: 'GraphQL' };
+const titleOf = (section: string) =>
+  SERVICE_SECTIONS[section] ??
+  FEATURE_TITLES[section] ??
+  section.replace(/Env$/, '').replace(/^./, (first) => first.toUpperCase());
+
+/** Both configuration pages: the service's sections, then the features'. Throws when a text and the schema differ. */
+export function renderConfiguration(settings = readSettings()): Map<string, string> {
   const names = settings.map((setting) => setting.name);
   const undocumented = names.filter((name) => !(name in SETTINGS));
   const stale = Object.keys(SETTINGS).filter((name) => !names.includes(name));
@@ -153,19 +187,34 @@ export function renderConfiguration(settings = readSettings()): string {
           .join('; '),
     );
   }
-  const rows = settings.map((setting) => {
-    const text = SETTINGS[setting.name]!;
-    return `| \`${setting.name}\` | ${cell(setting.default || text.default)} | ${cell(setting.format)} | ${cell(text.example)} | ${cell(text.description)} |`;
-  });
-  return [
+  const sections = [...new Set(settings.map((setting) => setting.section))];
+  const tables = (onServicePage: boolean) =>
+    sections
+      .filter((section) => section in SERVICE_SECTIONS === onServicePage)
+      .flatMap((section) => [
+        `## ${titleOf(section)}`,
+        '',
+        '| variable | default | accepted values | example | meaning |',
+        '|---|---|---|---|---|',
+        ...settings
+          .filter((setting) => setting.section === section)
+          .map((setting) => {
+            const text = SETTINGS[setting.name]!;
+            return `| \`${setting.name}\` | ${cell(setting.default || text.default)} | ${cell(setting.format)} | ${cell(text.example)} | ${cell(text.description)} |`;
+          }),
+        '',
+      ]);
+  const service = [
     '# Configuration reference',
     '',
     GENERATED,
     '',
-    `Every setting the service reads, in the order of the settings' schema (\`envSchema\` in \`${CONFIG_SOURCE}\`).`,
-    'Names, defaults written in the schema and accepted values come from the code; the descriptions, the',
-    'examples and the defaults computed at startup come from `scripts/docs-reference/settings.ts`. Change',
-    'either, then run `npm run docs:reference` (`npm run check:generated` fails while this page is stale).',
+    `Every setting the service reads, in the order of the settings' schema (\`envSchema\` in \`${CONFIG_SOURCE}\`):`,
+    "the service's own on this page, the features' (jobs, webhooks, sign-in, the console, GraphQL, limits,",
+    "statements, verification, the clock, …) on [the features' page](configuration-features.md). Names,",
+    'defaults written in the schema and accepted values come from the code; the descriptions, the examples and',
+    'the defaults computed at startup come from `scripts/docs-reference/settings.ts`. Change either, then run',
+    '`npm run docs:reference` (`npm run check:generated` fails while a page is stale).',
     '',
     'Read and validated once at startup (`src/config/config.ts`, `src/config/oidc.ts`); every bad value is',
     "reported at once with the variable's name, and the process exits with code 78. An empty variable counts as",
@@ -174,11 +223,23 @@ export function renderConfiguration(settings = readSettings()): string {
     "systemd's `EnvironmentFile=`). Tests read `TEST_DATABASE_URL` (a server to create their databases on) instead",
     'of starting an embedded one.',
     '',
-    '| variable | default | accepted values | example | meaning |',
-    '|---|---|---|---|---|',
-    ...rows,
+    ...tables(true),
+  ];
+  const features = [
+    "# Configuration reference: the features' settings",
     '',
-  ].join('\n');
+    GENERATED,
+    '',
+    "The settings of the service's features, in the order of the settings' schema. How settings are read and",
+    "validated, and the service's own (server, database, access, personal data, logging, …), are on",
+    '[the first page](configuration.md).',
+    '',
+    ...tables(false),
+  ];
+  return new Map([
+    [CONFIGURATION_PAGE, service.join('\n')],
+    [FEATURE_CONFIGURATION_PAGE, features.join('\n')],
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -389,10 +450,7 @@ export function errorExamples(page = read(REST_ERRORS_PAGE)): Map<string, { stat
 
 /** Both pages, rendered in memory. */
 export function renderReference(): Map<string, string> {
-  return new Map([
-    [CONFIGURATION_PAGE, renderConfiguration()],
-    [ERRORS_PAGE, renderErrors()],
-  ]);
+  return new Map([...renderConfiguration(), [ERRORS_PAGE, renderErrors()]]);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

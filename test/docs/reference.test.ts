@@ -6,6 +6,7 @@ import {
   anchorOf,
   CONFIGURATION_PAGE,
   ERRORS_PAGE,
+  FEATURE_CONFIGURATION_PAGE,
   errorExamples,
   findRaisers,
   readSettings,
@@ -25,12 +26,12 @@ describe('the generated reference pages', () => {
   const rendered = renderReference();
 
   it('are current: rendered in memory, they equal the committed pages', () => {
-    for (const page of [CONFIGURATION_PAGE, ERRORS_PAGE])
+    for (const page of [CONFIGURATION_PAGE, FEATURE_CONFIGURATION_PAGE, ERRORS_PAGE])
       expect(readFileSync(page, 'utf8'), `${page} is stale: npm run docs:reference`).toBe(rendered.get(page));
   });
 
   it('the configuration reference has a row for every setting of the schema, and no other', () => {
-    const page = rendered.get(CONFIGURATION_PAGE)!;
+    const page = rendered.get(CONFIGURATION_PAGE)! + rendered.get(FEATURE_CONFIGURATION_PAGE)!;
     const rows = [...page.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
     expect(rows).toEqual(configuredVariables());
     expect(readSettings().map((setting) => setting.name)).toEqual(configuredVariables());
@@ -41,7 +42,7 @@ describe('the generated reference pages', () => {
     expect(() =>
       renderConfiguration([
         ...settings,
-        { name: 'NOT_A_SETTING', expression: 'z.string()', default: '', format: 'text' },
+        { name: 'NOT_A_SETTING', section: 'serverEnv', expression: 'z.string()', default: '', format: 'text' },
       ]),
     ).toThrow(/no text for NOT_A_SETTING/);
     expect(() => renderConfiguration(settings.filter((setting) => setting.name !== 'PORT'))).toThrow(
@@ -49,8 +50,27 @@ describe('the generated reference pages', () => {
     );
   });
 
+  it("puts the service's own sections on the first page and the features' on the second", () => {
+    const headings = (page: string) => [...rendered.get(page)!.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+    expect(headings(CONFIGURATION_PAGE)).toEqual([
+      'Server',
+      'Database',
+      'Access',
+      'Personal data',
+      'Logging',
+      'Metrics',
+      'HTTP',
+      'Startup',
+    ]);
+    expect(headings(FEATURE_CONFIGURATION_PAGE)).toEqual(
+      expect.arrayContaining(['Jobs', 'Webhooks', 'Sign-in (OIDC)', 'GraphQL', 'Clock']),
+    );
+    expect(rendered.get(CONFIGURATION_PAGE)).toContain('| `PORT` |');
+    expect(rendered.get(FEATURE_CONFIGURATION_PAGE)).toContain('| `GRAPHQL_MAX_COST` |');
+  });
+
   it('states the defaults the schema writes, and the accepted ranges', () => {
-    const page = rendered.get(CONFIGURATION_PAGE)!;
+    const page = rendered.get(CONFIGURATION_PAGE)! + rendered.get(FEATURE_CONFIGURATION_PAGE)!;
     expect(page).toContain('| `PORT` | `3000` | whole number, 0–65,535 |');
     expect(page).toContain('| `BODY_LIMIT` | `64kb` | bytes, 1kb–10mb');
     expect(page).toContain('| `GRAPHQL_MAX_COST` | `25000` | whole number, 1–1,000,000,000,000 |');
