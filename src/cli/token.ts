@@ -119,83 +119,88 @@ async function main(): Promise<void> {
   if (command === 'revoke' && rest.length !== 1)
     throw new UsageError('Usage: npm run token -- revoke <id>   (ids are shown by: npm run token -- list)');
 
-  await withCliDatabase(config, async (prisma) => {
-    const store = new PrismaApiTokenStore(prisma);
-    // One request id for everything this invocation records.
-    const actor = { actor: CLI_PRINCIPAL, requestId: randomUUID() };
-    try {
-      if (request) {
-        const { id, token, secretHash } = generateApiToken();
-        const changedFields = [
-          'name',
-          'environments',
-          'scopes',
-          ...(request.expiresAt ? ['expiresAt'] : []),
-          ...(request.limits ? ['limits'] : []),
-        ];
-        const audit = apiTokenAuditEvents({
-          ...actor,
-          operation: 'api_token.create',
-          tokenId: id,
-          tokenEnvironments: request.environments,
-          configuredEnvironments: config.environments,
-          changedFields,
-        });
-        const created = await store.insert(
-          {
-            id,
-            name: request.name,
-            secretHash,
-            environments: request.environments,
-            scopes: request.scopes,
-            expiresAt: request.expiresAt,
-            limits: request.limits ?? null,
-          },
-          audit,
-        );
-        if (values.json) return out(JSON.stringify({ ...describe(created), token }));
-        out(
-          `Created token ${created.id} "${created.name}" for environments ${created.environments.join(', ')} with scopes ${created.scopes.join(', ')}${created.expiresAt ? `, expiring ${created.expiresAt.toISOString()}` : ''}${limitsText(created.limits)}.`,
-        );
-        out('Copy the token now: it is shown this once and cannot be recovered.\n');
-        out(`    ${token}\n`);
-        return;
-      }
-      if (command === 'list') {
-        const tokens = (await store.list()).map(describe);
-        if (values.json) return out(JSON.stringify(tokens));
-        if (tokens.length === 0)
-          return out('No managed tokens. Create one with: npm run token -- create --name … --env … --scopes …');
-        const now = new Date();
-        for (const token of tokens) {
-          out(
-            `${token.id}  ${JSON.stringify(token.name)}  env=${token.environments.join(',')}  scopes=${token.scopes.join(',')}${limitsText(token.limits)}  created ${token.createdAt}  ${stateOf(token, now)}`,
+  await withCliDatabase(
+    config,
+    async (prisma) => {
+      const store = new PrismaApiTokenStore(prisma);
+      // One request id for everything this invocation records.
+      const actor = { actor: CLI_PRINCIPAL, requestId: randomUUID() };
+      try {
+        if (request) {
+          const { id, token, secretHash } = generateApiToken();
+          const changedFields = [
+            'name',
+            'environments',
+            'scopes',
+            ...(request.expiresAt ? ['expiresAt'] : []),
+            ...(request.limits ? ['limits'] : []),
+          ];
+          const audit = apiTokenAuditEvents({
+            ...actor,
+            operation: 'api_token.create',
+            tokenId: id,
+            tokenEnvironments: request.environments,
+            configuredEnvironments: config.environments,
+            changedFields,
+          });
+          const created = await store.insert(
+            {
+              id,
+              name: request.name,
+              secretHash,
+              environments: request.environments,
+              scopes: request.scopes,
+              expiresAt: request.expiresAt,
+              limits: request.limits ?? null,
+            },
+            audit,
           );
+          if (values.json) return out(JSON.stringify({ ...describe(created), token }));
+          out(
+            `Created token ${created.id} "${created.name}" for environments ${created.environments.join(', ')} with scopes ${created.scopes.join(', ')}${created.expiresAt ? `, expiring ${created.expiresAt.toISOString()}` : ''}${limitsText(created.limits)}.`,
+          );
+          out('Copy the token now: it is shown this once and cannot be recovered.\n');
+          out(`    ${token}\n`);
+          return;
         }
-        return;
+        if (command === 'list') {
+          const tokens = (await store.list()).map(describe);
+          if (values.json) return out(JSON.stringify(tokens));
+          if (tokens.length === 0)
+            return out('No managed tokens. Create one with: npm run token -- create --name … --env … --scopes …');
+          const now = new Date();
+          for (const token of tokens) {
+            out(
+              `${token.id}  ${JSON.stringify(token.name)}  env=${token.environments.join(',')}  scopes=${token.scopes.join(',')}${limitsText(token.limits)}  created ${token.createdAt}  ${stateOf(token, now)}`,
+            );
+          }
+          return;
+        }
+        const id = rest[0]!;
+        const auditFor = (tokenEnvironments: string[]) =>
+          apiTokenAuditEvents({
+            ...actor,
+            operation: 'api_token.revoke',
+            tokenId: id,
+            tokenEnvironments,
+            configuredEnvironments: config.environments,
+            changedFields: ['revokedAt'],
+          });
+        const outcome = /^[0-9a-f]{16}$/.test(id) ? await store.revoke(id, new Date(), auditFor) : 'not-found';
+        if (outcome === 'not-found')
+          throw new UsageError(`No token with id ${JSON.stringify(id)}; see npm run token -- list`);
+        out(
+          outcome === 'revoked'
+            ? `Revoked token ${id}; every instance refuses it within about a second.`
+            : `Token ${id} was already revoked.`,
+        );
+      } finally {
+        await prisma.$disconnect();
       }
-      const id = rest[0]!;
-      const auditFor = (tokenEnvironments: string[]) =>
-        apiTokenAuditEvents({
-          ...actor,
-          operation: 'api_token.revoke',
-          tokenId: id,
-          tokenEnvironments,
-          configuredEnvironments: config.environments,
-          changedFields: ['revokedAt'],
-        });
-      const outcome = /^[0-9a-f]{16}$/.test(id) ? await store.revoke(id, new Date(), auditFor) : 'not-found';
-      if (outcome === 'not-found')
-        throw new UsageError(`No token with id ${JSON.stringify(id)}; see npm run token -- list`);
-      out(
-        outcome === 'revoked'
-          ? `Revoked token ${id}; every instance refuses it within about a second.`
-          : `Token ${id} was already revoked.`,
-      );
-    } finally {
-      await prisma.$disconnect();
-    }
-  });
+      // With the embedded database, a running service's server is shared rather than refused (one per DATA_DIR).
+    },
+    { shareRunningEmbedded: true },
+  );
 }
 
 main().catch((error: unknown) => {

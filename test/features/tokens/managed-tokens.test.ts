@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +10,10 @@ import { createAuthenticator } from '../../../src/auth/authenticator.js';
 import { buildRequestContext } from '../../../src/auth/request-context.js';
 import { PrismaApiTokenStore } from '../../../src/features/tokens/api-token.store.js';
 import { createLogger } from '../../../src/logging/logger.js';
+import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '../../../src/db/postgres/embedded-postgres.js';
+import { migrate, readMigrations } from '../../../src/db/migrations/migrations.js';
+import { createPool } from '../../../src/db/connection/pool.js';
+import { TEST_PII_ENV } from '../../support/service.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../../support/static-token.js';
 
@@ -292,4 +298,53 @@ describe('npm run token (the CLI, as a process)', () => {
     expect(unknownId.code).toBe(64);
     expect(unknownId.stderr).toMatch(/No token with id/);
   });
+});
+
+describe('npm run token with the embedded database a running service started', () => {
+  it('shares that server (from DATA_DIR) instead of refusing to start a second one', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-token-cli-'));
+    const embedded = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off' } });
+    try {
+      // What the running service did on start: its tables exist.
+      const pool = createPool({
+        connectionString: embedded.url,
+        max: 1,
+        connectTimeoutMs: 5000,
+        statementTimeoutMs: 60_000,
+      });
+      await migrate(pool, readMigrations()).finally(() => pool.end());
+      const env = {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        API_TOKENS: TEST_STATIC_TOKEN,
+        ENVIRONMENTS: 'sandbox',
+        ...TEST_PII_ENV,
+      };
+      delete env.DATABASE_URL;
+      const created = await run(
+        TSX,
+        [
+          'src/cli/token.ts',
+          'create',
+          '--name',
+          'embedded',
+          '--env',
+          'sandbox',
+          '--scopes',
+          'customers:read',
+          '--json',
+        ],
+        { env },
+      );
+      const { id } = JSON.parse(created.stdout) as { id: string };
+      const listed = await run(TSX, ['src/cli/token.ts', 'list', '--json'], { env });
+      expect(listed.stdout).toContain(id);
+      // The server is still the one this test started: the CLI neither stopped nor replaced it.
+      expect(runningEmbeddedPostgresUrl(dataDir)).toBe(embedded.url);
+    } finally {
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
