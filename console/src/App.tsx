@@ -6,6 +6,7 @@ import { graphql } from './gql';
 import { clearPendingSignIn, completeOidcSignIn, configuredOidc, endOidcSession, isOidcCallback } from './oidc';
 import { AccountPage } from './pages/AccountPage';
 import { AuditPage } from './pages/AuditPage';
+import { ClockPage } from './pages/ClockPage';
 import { CustomerPage } from './pages/CustomerPage';
 import { CustomersPage } from './pages/CustomersPage';
 import { EventsPage } from './pages/EventsPage';
@@ -165,6 +166,8 @@ function CurrentPage() {
       return <WebhooksPage />;
     case 'audit':
       return <AuditPage />;
+    case 'clock':
+      return <ClockPage />;
     default:
       return <h1>Page not found</h1>;
   }

@@ -16,6 +16,7 @@ export type Route =
   | { page: 'events' }
   | { page: 'webhooks' }
   | { page: 'audit' }
+  | { page: 'clock' }
   | { page: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -27,6 +28,8 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 2 && parts[0] === 'accounts') return { page: 'account', accountId: parts[1]! };
   if (parts.length === 1 && (parts[0] === 'events' || parts[0] === 'webhooks' || parts[0] === 'audit'))
     return { page: parts[0] };
+  // Not /console/clock: /{environment}/clock is the API's, and the API's routes come first.
+  if (parts.length === 1 && parts[0] === 'time') return { page: 'clock' };
   return { page: 'not-found' };
 }
 
@@ -38,6 +41,7 @@ export const paths = {
   events: () => `${BASE}/events`,
   webhooks: () => `${BASE}/webhooks`,
   audit: () => `${BASE}/audit`,
+  clock: () => `${BASE}/time`,
 };
 
 const RouteContext = createContext<{ route: Route; pathname: string; navigate: (href: string) => void }>({

@@ -17,6 +17,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { href: paths.events(), label: 'Events', scope: 'events:read', current: route.page === 'events' },
     { href: paths.webhooks(), label: 'Webhooks', scope: 'webhooks:read', current: route.page === 'webhooks' },
     { href: paths.audit(), label: 'Audit', scope: 'audit:read', current: route.page === 'audit' },
+    { href: paths.clock(), label: 'Clock', scope: 'accounts:read', current: route.page === 'clock' },
   ].filter((link) => viewer.scopes.has(link.scope));
   return (
     <>
