@@ -1,5 +1,5 @@
 import { ApolloProvider, useQuery } from '@apollo/client/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createClient } from './api/client';
 import { Layout } from './components/Layout';
 import { graphql } from './gql';
@@ -15,6 +15,7 @@ import { SignIn } from './pages/SignIn';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { Router, useRoute } from './router';
 import { clearSession, readSession, saveSession, type Session } from './session';
+import { joinSessionSharing, type SessionSharing } from './session-sharing';
 import { ViewerContext, type ViewerState } from './viewer';
 
 const ViewerQuery = graphql(`
@@ -32,6 +33,12 @@ export function App() {
   const [problem, setProblem] = useState<unknown>(null);
   // The identity provider's answer (/console/callback): completed before the router reads the address.
   const [completing, setCompleting] = useState(isOidcCallback);
+  // A tab opened without a session first asks the console's open tabs for theirs (session-sharing.ts).
+  const [asking, setAsking] = useState(() => readSession() === null && !isOidcCallback());
+  const current = useRef(session);
+  useEffect(() => {
+    current.current = session;
+  }, [session]);
   const signIn = useCallback((next: Session) => {
     saveSession(next);
     setProblem(null);
@@ -43,11 +50,37 @@ export function App() {
     setProblem(reason);
     setSession(null);
   }, []);
+  // The channel lives as long as the page: the session-sharing.ts exchange, joined once per mount.
+  const sharing = useRef<SessionSharing | null>(null);
+  useEffect(() => {
+    const joined = joinSessionSharing(
+      () => current.current,
+      () => signOut(),
+    );
+    sharing.current = joined;
+    let cancelled = false;
+    if (!current.current && !isOidcCallback()) {
+      void joined.ask().then((shared) => {
+        if (cancelled) return;
+        if (shared && !current.current) {
+          saveSession(shared);
+          setSession(shared);
+        }
+        setAsking(false);
+      });
+    }
+    return () => {
+      cancelled = true;
+      joined.close();
+      sharing.current = null;
+    };
+  }, [signOut]);
   // Sign out pressed: the tab forgets its tokens first, whatever follows; a session that began at the
   // identity provider then ends there too (RP-initiated logout), which comes back to the sign-in page.
   const signOutByUser = useCallback(() => {
     const idToken = readSession()?.idToken;
     signOut();
+    sharing.current?.signedOut();
     const settings = configuredOidc();
     if (idToken && settings) endOidcSession(settings, idToken).catch((reason: unknown) => setProblem(reason));
   }, [signOut]);
@@ -70,6 +103,15 @@ export function App() {
       },
     );
   }, [signIn, signOut]);
+  if (asking) {
+    return (
+      <main className="sign-in">
+        <p className="loading" role="status">
+          Looking for an open session…
+        </p>
+      </main>
+    );
+  }
   if (completing) {
     return (
       <main className="sign-in">
