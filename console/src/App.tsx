@@ -16,6 +16,7 @@ import { WebhooksPage } from './pages/WebhooksPage';
 import { Router, useRoute } from './router';
 import { clearSession, readSession, saveSession, type Session } from './session';
 import { joinSessionSharing, type SessionSharing } from './session-sharing';
+import { useUnsavedFormsGuard } from './unsaved-forms';
 import { ViewerContext, type ViewerState } from './viewer';
 
 const ViewerQuery = graphql(`
@@ -157,6 +158,7 @@ function SignedIn({ session, ...props }: SignedInProps) {
 
 function Viewer({ session, onSignIn, onSignOut, onSignOutByUser }: SignedInProps) {
   const { data, error } = useQuery(ViewerQuery, { fetchPolicy: 'network-only' });
+  useUnsavedFormsGuard();
   const viewer = useMemo<ViewerState | null>(
     () =>
       data

@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { RouterProvider } from 'react-aria-components';
+import { mayLeavePage } from './unsaved-forms';
 
 /**
  * A few routes, so a tiny router: the path under /console decides the page; links navigate with the History
@@ -58,7 +59,7 @@ export function Router({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('popstate', onPop);
   }, []);
   const navigate = useCallback((href: string) => {
-    if (href === window.location.pathname) return;
+    if (href === window.location.pathname || !mayLeavePage()) return;
     window.history.pushState(null, '', href);
     setPathname(window.location.pathname);
     window.scrollTo(0, 0);

@@ -864,7 +864,7 @@ function StatementDownload({ accountId }: { accountId: string }) {
   return (
     <section aria-labelledby="statement-heading">
       <h2 id="statement-heading">Statement</h2>
-      <form className="inline-form" onSubmit={(event) => event.preventDefault()}>
+      <form className="inline-form" data-reads onSubmit={(event) => event.preventDefault()}>
         <TextField
           className="field"
           type="date"

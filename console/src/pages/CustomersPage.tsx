@@ -251,7 +251,7 @@ export function CustomersPage() {
       {canSearchBySsn ? (
         <section aria-labelledby="ssn-heading">
           <h2 id="ssn-heading">Find by social security number</h2>
-          <form onSubmit={submitSsn} className="inline-form">
+          <form onSubmit={submitSsn} className="inline-form" data-reads>
             {/* Masked text, not a password field: a browser's password manager must not offer to keep the number. */}
             <TextField className="field" value={ssn} onChange={setSsn} autoComplete="off">
               <Label>Social security number</Label>
