@@ -731,6 +731,7 @@ function successExample(route: RestRoute): object {
             reason: 'Suspected fraud, case 4711',
             setAt: '2026-11-25T08:00:00.000Z',
             setBy: 'token:3f2c8a1e9b7d4c60',
+            setByName: 'fraud-operations',
             until: '2026-12-24T17:00:00.000Z',
           },
           {
@@ -738,6 +739,7 @@ function successExample(route: RestRoute): object {
             reason: null,
             setAt: '2026-11-20T09:30:00.000Z',
             setBy: 'jwt:support-agent-17',
+            setByName: 'Dana Whitfield',
             until: null,
           },
         ],

@@ -109,16 +109,28 @@ describe('the console’s account and customer tools', () => {
     expect(cells).toEqual([
       'Frozen',
       'Suspicious login from a new device',
-      details[0].setBy,
+      'API_TOKENS entry 1', // by name, not the principal's keyed label
       `${details[0].setAt.slice(0, 16).replace('T', ' ')} UTC`,
       `${details[0].until.slice(0, 16).replace('T', ' ')} UTC`,
     ]);
     expect(details[0].setBy).toMatch(/^static:/); // the principal as the audit trail names it
+    // The state at the top of the page, before anything else: what is stopped, why, by whom, when and until when.
+    const banner = page.getByRole('region', { name: 'Frozen' });
+    const bannerText = await banner.innerText();
+    expect(bannerText).toContain('Frozen: Suspicious login from a new device. Set by API_TOKENS entry 1 on');
+    expect(bannerText).toContain('lifts itself on 2099-06-30');
+    expect(bannerText).toContain('No money moves in or out.');
+    expect(bannerText).not.toContain('static:');
+    const order = await page.evaluate(
+      "[...document.querySelectorAll('main h1, main section')].map((element) => element.getAttribute('aria-labelledby') ?? element.tagName)",
+    );
+    expect((order as string[]).slice(0, 2)).toEqual(['H1', 'status-banner-heading']);
     await expectAccessible(page, 'account page with a flag');
 
     await page.getByRole('button', { name: 'Lift frozen' }).click();
     await page.getByRole('alertdialog', { name: 'Lift frozen?' }).getByRole('button', { name: 'Lift frozen' }).click();
     await page.getByText('No flags are set.').waitFor();
+    expect(await page.getByRole('region', { name: 'Frozen' }).count()).toBe(0);
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual([]);
     expectClean();
   });

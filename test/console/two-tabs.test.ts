@@ -68,7 +68,7 @@ describe('the console in several tabs', () => {
 
       // The token was never written anywhere lasting: no localStorage, no cookie.
       for (const tab of [page, opened, pasted]) {
-        expect(await tab.evaluate(() => window.localStorage.length)).toBe(0);
+        expect(await tab.evaluate('localStorage.length')).toBe(0);
       }
       expect(await context.cookies()).toEqual([]);
 
@@ -76,7 +76,7 @@ describe('the console in several tabs', () => {
       await pasted.getByRole('button', { name: 'Sign out' }).click();
       for (const tab of [page, opened, pasted]) await tab.getByLabel('API token').waitFor();
       for (const tab of [page, opened, pasted]) {
-        expect(await tab.evaluate(() => window.sessionStorage.length)).toBe(0);
+        expect(await tab.evaluate('sessionStorage.length')).toBe(0);
       }
 
       // With no signed-in tab left, a new tab shows the sign-in form.

@@ -44,6 +44,7 @@ const AccountSummary = graphql(`
         reason
         setAt
         setBy
+        setByName
         until
       }
       overdraftLimit
@@ -176,6 +177,7 @@ const SetFlag = graphql(`
         reason
         setAt
         setBy
+        setByName
         until
       }
     }
@@ -192,6 +194,7 @@ const ClearFlag = graphql(`
         reason
         setAt
         setBy
+        setByName
         until
       }
     }
@@ -468,6 +471,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
   return (
     <>
       <h1>{account.name}</h1>
+      <AccountStatusBanner details={account.flagDetails} />
       <ProblemMessage error={error} />
       <section aria-labelledby="balance-heading">
         <h2 id="balance-heading">Balance</h2>
@@ -655,18 +659,50 @@ function Holders({
 }
 
 type FlagDetail = NonNullable<AccountSummaryQuery['account']>['flagDetails'][number];
+
+/**
+ * What stops money on this account, at the top of the page where it cannot be missed: each flag with its reason,
+ * who set it (by name) and when, and until when. Nothing when the account is open to every posting.
+ */
+function AccountStatusBanner({ details }: { details: readonly FlagDetail[] }) {
+  if (details.length === 0) return null;
+  return (
+    <section className="status-banner" aria-labelledby="status-banner-heading">
+      <h2 id="status-banner-heading">{details.map((detail) => flagLabel(detail.flag)).join(', ')}</h2>
+      <ul>
+        {details.map((detail) => (
+          <li key={detail.flag}>
+            <strong>{flagLabel(detail.flag)}</strong>
+            {detail.reason ? `: ${detail.reason}` : ''}. Set by {setterOf(detail) || 'unknown'}
+            {detail.setAt ? ` on ${instant(detail.setAt)}` : ''};{' '}
+            {detail.until ? `lifts itself on ${instant(detail.until)}` : 'until lifted by hand'}.{' '}
+            {FLAG_EFFECTS_WHILE[detail.flag]}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+/** What each flag stops while it is set, said in the banner. */
+const FLAG_EFFECTS_WHILE: Readonly<Record<string, string>> = {
+  FROZEN: 'No money moves in or out.',
+  DEBITS_BLOCKED: 'No money leaves the account.',
+  CREDITS_BLOCKED: 'No money comes in.',
+};
 /** What lifting each flag lets happen again, said in the confirmation. */
 const FLAG_EFFECTS: Readonly<Record<string, string>> = {
   FROZEN: 'Money can move in and out of the account again.',
   DEBITS_BLOCKED: 'Money can leave the account again.',
   CREDITS_BLOCKED: 'Money can come into the account again.',
 };
+/** Who set a flag as people read it (its name then); the principal id for a flag set before names were kept. */
+const setterOf = (detail: FlagDetail) => detail.setByName ?? detail.setBy ?? '';
 const flagLabel = (flag: string) => FLAGS.find((known) => known.flag === flag)?.label ?? flag;
 const flagColumn = createColumnHelper<FlagDetail>();
 const flagColumns = [
   flagColumn.accessor('flag', { header: 'Flag', cell: (info) => flagLabel(info.getValue()) }),
   flagColumn.accessor('reason', { header: 'Reason', cell: (info) => info.getValue() ?? '' }),
-  flagColumn.accessor('setBy', { header: 'Set by', cell: (info) => info.getValue() ?? '' }),
+  flagColumn.accessor('setBy', { header: 'Set by', cell: (info) => setterOf(info.row.original) }),
   flagColumn.accessor('setAt', { header: 'Set at', cell: (info) => instant(info.getValue()) }),
   flagColumn.accessor('until', {
     header: 'Until',

@@ -82,6 +82,12 @@ export const accountFlagDetailDataSchema = z
       .describe(
         'Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details.',
       ),
+    setByName: z
+      .string()
+      .nullable()
+      .describe(
+        "Who set it, as people read it, when it set it: a managed token's name, a JWT's `name` claim, `API_TOKENS entry 2`; null for a flag set before names were kept.",
+      ),
     until: instant.nullable().describe('When it lifts itself; null: until cleared.'),
   })
   .describe('A flag the account carries, with its details.');
@@ -126,6 +132,7 @@ export const presentAccountFlagDetail = (detail: AccountFlagDetail): z.infer<typ
   reason: detail.reason,
   setAt: detail.setAt,
   setBy: detail.setBy,
+  setByName: detail.setByName,
   until: detail.until,
 });
 

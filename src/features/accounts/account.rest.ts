@@ -328,7 +328,7 @@ export const ACCOUNTS_ROUTES = [
     tag: 'Accounts',
     summary: 'Read the flags with their details',
     description:
-      'Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. ' +
+      'Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it; `setByName`: its name then) it was set, and `until`, when it lifts itself. ' +
       "Flags set before flags had details answer null for these. The account's own `flags` stays the list of names.",
     scope: 'accounts:read',
     success: {

@@ -361,7 +361,13 @@ export class AccountService {
       resourceId: accountId,
       changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])],
     });
-    const setting = { reason: details.reason ?? null, until, setBy: caller.principal.id, replace };
+    const setting = {
+      reason: details.reason ?? null,
+      until,
+      setBy: caller.principal.id,
+      setByName: caller.principal.name ?? null,
+      replace,
+    };
     return changedAccount(
       await this.stores.accounts.setFlag(
         caller.environment,

@@ -260,10 +260,10 @@ WITH target AS MATERIALIZED (
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
      ), detail AS (
-       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
-       SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
+       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, set_by_name, until)
+       SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $18::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
        ON CONFLICT (account_id, flag) DO UPDATE
-         SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
+         SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, set_by_name = EXCLUDED.set_by_name, until = EXCLUDED.until
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $8::uuid, $9::varchar, $10::varchar, $11::varchar, $12::varchar, $13::uuid, $14::varchar, $15::varchar,
             CASE WHEN EXISTS (SELECT 1 FROM changed) THEN $16::text[] ELSE '{}'::text[] END
@@ -310,7 +310,7 @@ WITH target AS MATERIALIZED (
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed
 
 -- cas_account_flag_details
-SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "setAt", f.set_by AS "setBy",
+SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "setAt", f.set_by AS "setBy", f.set_by_name AS "setByName",
             to_char(f.until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
      FROM accounts a LEFT JOIN LATERAL unnest(a.flags) AS x(flag) ON true
        LEFT JOIN account_flags f ON f.account_id = a.id AND f.flag = x.flag

@@ -250,10 +250,10 @@ const SQL = {
        FROM wanted w WHERE a.id = w.id AND (w.adds OR w.replaces)
        RETURNING ${ACCOUNT_COLUMNS}
      ), detail AS (
-       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
-       SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
+       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, set_by_name, until)
+       SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $18::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
        ON CONFLICT (account_id, flag) DO UPDATE
-         SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
+         SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, set_by_name = EXCLUDED.set_by_name, until = EXCLUDED.until
      ), audit AS (${auditInsertOfCall(8, 'target t WHERE t.current', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(8))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
@@ -282,7 +282,7 @@ const SQL = {
   // Ordered like the flags' list (ACCOUNT_FLAGS); the account row tells an account without flags from none at all.
   flagDetails: statement(
     'account_flag_details',
-    `SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "setAt", f.set_by AS "setBy",
+    `SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "setAt", f.set_by AS "setBy", f.set_by_name AS "setByName",
             to_char(f.until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
      FROM accounts a LEFT JOIN LATERAL unnest(a.flags) AS x(flag) ON true
        LEFT JOIN account_flags f ON f.account_id = a.id AND f.flag = x.flag
@@ -534,6 +534,7 @@ export class PrismaAccountStore implements AccountStore {
       setting.replace,
       ...auditValues(effects.audit),
       expectedVersions,
+      setting.setByName,
     ]);
     return this.changedOrNot(environment, id, row!);
   }
@@ -565,6 +566,7 @@ export class PrismaAccountStore implements AccountStore {
       reason: string | null;
       setAt: string | null;
       setBy: string | null;
+      setByName: string | null;
       until: string | null;
     };
     const rows = await queryRows<Row>(this.prisma, SQL.flagDetails, [ids, environment]);
@@ -573,7 +575,14 @@ export class PrismaAccountStore implements AccountStore {
       const details = byAccount.get(row.id) ?? [];
       byAccount.set(row.id, details);
       if (row.flag !== null)
-        details.push({ flag: row.flag, reason: row.reason, setAt: row.setAt, setBy: row.setBy, until: row.until });
+        details.push({
+          flag: row.flag,
+          reason: row.reason,
+          setAt: row.setAt,
+          setBy: row.setBy,
+          setByName: row.setByName,
+          until: row.until,
+        });
     }
     return byAccount;
   }

@@ -18,6 +18,8 @@ export interface AccountFlagDetail {
   setAt: string | null;
   /** The principal that set it, as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); never a secret. */
   setBy: string | null;
+  /** The setter's name when it set the flag (Principal.name); null for a flag set before names were kept. */
+  setByName: string | null;
   /** ISO 8601, UTC: when it lifts itself; null: until cleared. */
   until: string | null;
 }
@@ -28,6 +30,8 @@ export interface FlagSetting {
   until: Date | null;
   /** The principal setting it (Principal.id). */
   setBy: string;
+  /** Its name, as people read it (Principal.name); null for the service's own jobs. */
+  setByName: string | null;
 }
 
 /**

@@ -267,6 +267,8 @@ export type AccountFlagDetail = {
   setAt: Maybe<Scalars['String']['output']>;
   /** Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); null for a flag set before flags had details. */
   setBy: Maybe<Scalars['String']['output']>;
+  /** Who set it, as people read it, when it set it: a managed token's name, a JWT's `name` claim, "API_TOKENS entry 2"; null for a flag set before names were kept. */
+  setByName: Maybe<Scalars['String']['output']>;
   /** When it lifts itself (RFC 3339, UTC); null: until cleared. */
   until: Maybe<Scalars['String']['output']>;
 };
@@ -2746,6 +2748,7 @@ export type AccountFlagDetailResolvers<ContextType = GraphqlContext, ParentType 
   reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   setAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   setBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  setByName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 

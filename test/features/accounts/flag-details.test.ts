@@ -56,6 +56,7 @@ describe('over HTTP', () => {
         reason: null,
         setAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         setBy: await principalOf(accountId),
+        setByName: 'API_TOKENS entry 1',
         until: null,
       },
     ]);
@@ -162,6 +163,29 @@ describe('over HTTP', () => {
     expect((await flags(accountId)).json.data.flags).toEqual([]);
   });
 
+  it('names the setter as people read it, as it was named when it set the flag: a managed token by its name', async () => {
+    const accountId = await newAccount();
+    const desk = await issueApiToken(service.database.pool, {
+      environments: ['*'],
+      scopes: ['accounts:controls'],
+      name: 'fraud-desk',
+    });
+    expectSuccess(
+      await service.call('PUT', `/sandbox/account/${accountId}/flags/DEBITS_BLOCKED`, {
+        body: { reason: 'Card reported stolen' },
+        headers: bearer(desk.token),
+      }),
+      'account',
+      200,
+    );
+    const [detail] = (await flags(accountId)).json.data.flags;
+    expect(detail).toMatchObject({ flag: 'DEBITS_BLOCKED', setByName: 'fraud-desk' });
+    expect(detail.setBy).toMatch(/^token:/);
+    // The name it had then: renaming or revoking the token later does not rewrite who set the flag.
+    await service.database.pool.query('UPDATE api_tokens SET name = $1 WHERE name = $2', ['renamed', 'fraud-desk']);
+    expect((await flags(accountId)).json.data.flags[0].setByName).toBe('fraud-desk');
+  });
+
   it('GET .../flags needs accounts:read and an account of this environment; setting needs accounts:controls', async () => {
     const accountId = await newAccount();
     const reader = (await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['accounts:read'] }))
@@ -200,7 +224,7 @@ describe('over HTTP', () => {
     const until = inAnHour();
     const set = await graphql(
       service,
-      'mutation($id: ID!, $until: String) { setAccountFlag(accountId: $id, flag: CREDITS_BLOCKED, reason: "Deceased holder", until: $until) { flags flagDetails { flag reason setAt setBy until } } }',
+      'mutation($id: ID!, $until: String) { setAccountFlag(accountId: $id, flag: CREDITS_BLOCKED, reason: "Deceased holder", until: $until) { flags flagDetails { flag reason setAt setBy setByName until } } }',
       { id: accountId, until },
     );
     expect(set.json.errors).toBeUndefined();
@@ -211,6 +235,7 @@ describe('over HTTP', () => {
         reason: 'Deceased holder',
         setAt: expect.any(String),
         setBy: await principalOf(accountId),
+        setByName: 'API_TOKENS entry 1',
         until: new Date(until).toISOString(),
       },
     ]);
@@ -218,7 +243,7 @@ describe('over HTTP', () => {
     const rest = (await flags(accountId)).json.data.flags;
     const read = await graphql(
       service,
-      'query($id: ID!) { account(accountId: $id) { flagDetails { flag reason setAt setBy until } } }',
+      'query($id: ID!) { account(accountId: $id) { flagDetails { flag reason setAt setBy setByName until } } }',
       { id: accountId },
     );
     expect(read.json.data.account.flagDetails).toEqual(rest);

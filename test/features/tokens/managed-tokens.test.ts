@@ -313,7 +313,7 @@ describe('npm run token with the embedded database a running service started', (
         statementTimeoutMs: 60_000,
       });
       await migrate(pool, readMigrations()).finally(() => pool.end());
-      const env = {
+      const env: NodeJS.ProcessEnv = {
         ...process.env,
         NODE_ENV: 'test',
         DATA_DIR: dataDir,

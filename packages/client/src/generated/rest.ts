@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Read the flags with their details
-         * @description Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. Flags set before flags had details answer null for these. The account's own `flags` stays the list of names.
+         * @description Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it; `setByName`: its name then) it was set, and `until`, when it lifts itself. Flags set before flags had details answer null for these. The account's own `flags` stays the list of names.
          *
          *     Requires the scope `accounts:read`.
          */
@@ -1588,6 +1588,8 @@ export interface components {
                 setAt: string | null;
                 /** @description Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details. */
                 setBy: string | null;
+                /** @description Who set it, as people read it, when it set it: a managed token's name, a JWT's `name` claim, `API_TOKENS entry 2`; null for a flag set before names were kept. */
+                setByName: string | null;
                 /** @description When it lifts itself; null: until cleared. */
                 until: string | null;
             }[];
@@ -5926,6 +5928,7 @@ export interface operations {
                      *             "reason": "Suspected fraud, case 4711",
                      *             "setAt": "2026-11-25T08:00:00.000Z",
                      *             "setBy": "token:3f2c8a1e9b7d4c60",
+                     *             "setByName": "fraud-operations",
                      *             "until": "2026-12-24T17:00:00.000Z"
                      *           },
                      *           {
@@ -5933,6 +5936,7 @@ export interface operations {
                      *             "reason": null,
                      *             "setAt": "2026-11-20T09:30:00.000Z",
                      *             "setBy": "jwt:support-agent-17",
+                     *             "setByName": "Dana Whitfield",
                      *             "until": null
                      *           }
                      *         ]
