@@ -36,7 +36,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   VERIFICATION_TRANSITION_NOT_ALLOWED:
     "A verification check or decision would move the customer's verification status a way its table does not allow (a check while one runs, a decision while a check runs or before anything was asked, a decision to the status it has; docs/verification.md); nothing changes.",
   VERIFICATION_PROVIDER_NOT_CONFIGURED:
-    'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production until a real provider exists); nothing changes.',
+    'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production; set `http` for a vendor); nothing changes.',
   VERIFICATION_REQUIRED:
     'The environment is gated (`VERIFICATION_REQUIRED`): an account for, or money posted on an account of, a customer that is not VERIFIED; the details name each such customer. Nothing changes.',
   VERIFICATION_CALLBACK_SIGNATURE_INVALID:

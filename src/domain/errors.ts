@@ -538,7 +538,7 @@ export const verificationTransitionNotAllowed = (from: string, to: string, cause
     `A verification that is ${from} cannot become ${to} by ${cause}. Nothing was changed.`,
   );
 
-/** No verification provider is configured (VERIFICATION_PROVIDER=none, production's default until `http` exists). */
+/** No verification provider is configured (VERIFICATION_PROVIDER=none, production's default). */
 export const verificationProviderNotConfigured = () =>
   new DomainError(
     'VERIFICATION_PROVIDER_NOT_CONFIGURED',
