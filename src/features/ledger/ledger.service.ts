@@ -46,7 +46,12 @@ import type { Transaction } from './transaction.js';
 
 /** Refuses postings on accounts of customers that are not VERIFIED in a gated environment (docs/adr/0104). */
 export interface HolderVerificationGate {
-  assertHoldersVerified(environment: string, accountIds: readonly string[]): Promise<void>;
+  /** `more`: further accounts of the posting, read only in a gated environment (a reversed transfer's other side). */
+  assertHoldersVerified(
+    environment: string,
+    accountIds: readonly string[],
+    more?: () => Promise<readonly string[]>,
+  ): Promise<void>;
 }
 
 /** Both sides of a transfer between two accounts of the environment. */
@@ -332,7 +337,12 @@ export class LedgerService {
       idempotencyKey,
       [...entryIds],
       async (idempotency) => {
-        await this.verificationGate.assertHoldersVerified(caller.environment, [account.accountId]);
+        await this.verificationGate.assertHoldersVerified(caller.environment, [account.accountId], async () => {
+          const [original] = await this.stores.ledger.findTransactions(caller.environment, [id]);
+          if (!original?.transferId) return [];
+          const legs = await this.stores.ledger.findTransfer(caller.environment, original.transferId);
+          return legs.map((leg) => leg.accountId);
+        });
         return this.stores.ledger.reverse(caller.environment, account.accountId, id, reversal, {
           audit: this.audit(caller, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
           idempotency,

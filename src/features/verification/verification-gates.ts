@@ -30,10 +30,19 @@ export class VerificationGates {
     if (unverified.length > 0) throw verificationRequired(unverified);
   }
 
-  /** VERIFICATION_REQUIRED unless every customer of the accounts money would post on is VERIFIED. */
-  async assertHoldersVerified(environment: string, accountIds: readonly string[]): Promise<void> {
-    if (!this.requiredIn(environment) || accountIds.length === 0) return;
-    const unverified = await this.store.unverifiedHoldersOf(environment, accountIds);
+  /**
+   * VERIFICATION_REQUIRED unless every customer of the accounts money would post on is VERIFIED; `more` names further
+   * accounts of the posting, asked only here (a reversed transfer's other side).
+   */
+  async assertHoldersVerified(
+    environment: string,
+    accountIds: readonly string[],
+    more?: () => Promise<readonly string[]>,
+  ): Promise<void> {
+    if (!this.requiredIn(environment)) return;
+    const accounts = [...new Set([...accountIds, ...((await more?.()) ?? [])])];
+    if (accounts.length === 0) return;
+    const unverified = await this.store.unverifiedHoldersOf(environment, accounts);
     if (unverified.length > 0) throw verificationRequired(unverified);
   }
 }

@@ -39,6 +39,8 @@ export const PROVIDER_UNAVAILABLE = 'PROVIDER_UNAVAILABLE';
 
 /** Callback ids are kept a week: far past the 5-minute tolerance, so no replay can outlive its id. */
 const CALLBACK_IDS_KEPT_MS = 7 * 86_400_000;
+/** How often an instance forgets old callback ids: hourly is plenty for a week's window. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** The callback's body (a Standard Webhooks payload: type, timestamp, data). */
 const REASON_CODE = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'Must be an upper-case code.');
@@ -70,6 +72,7 @@ const firstAddress = (addresses: unknown): SubmittedAddress | null => {
  */
 export class VerificationHttpService {
   private readonly webhook: Webhook;
+  private prunedAt = 0;
 
   constructor(
     private readonly stores: { verificationHttp: VerificationHttpStore },
@@ -84,7 +87,10 @@ export class VerificationHttpService {
 
   /** The job's pass: every due submission, one at a time; answers how many were accepted or concluded. */
   async submitDueChecks(stopped: () => boolean = () => false): Promise<number> {
-    await this.stores.verificationHttp.pruneCallbacks(CALLBACK_IDS_KEPT_MS);
+    if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      await this.stores.verificationHttp.pruneCallbacks(CALLBACK_IDS_KEPT_MS);
+      this.prunedAt = Date.now();
+    }
     let done = 0;
     while (!stopped()) {
       const taken = await this.stores.verificationHttp.takeSubmission(this.provider.name, this.provider.leaseMs);

@@ -184,4 +184,54 @@ describe('a gated environment', () => {
     expectFailure(await deposit(GATED, own.accountId), 'account', 409, 'ACCOUNT_FROZEN');
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
+
+  it('refuses the reversal of a transfer when the other side’s customer is not VERIFIED', async () => {
+    const [a, b] = [await customer(GATED, true), await customer(GATED, true)];
+    const [from, to] = [await createAccount(service, [a], GATED), await createAccount(service, [b], GATED)];
+    expectSuccess(await deposit(GATED, from.accountId), 'account', 201);
+    const moved = await transfer(GATED, from.accountId, to.accountId);
+    expectSuccess(moved, 'account', 201);
+    expect((await service.call('POST', `/${GATED}/customer/${b}/verification/check`)).status).toBe(202);
+    const reversal = await expectNoChange(service.database.pool, () =>
+      service.call(
+        'POST',
+        `/${GATED}/account/${from.accountId}/transaction/${moved.json.data.debit.transactionId}/reverse`,
+        { body: {} },
+      ),
+    );
+    expectVerificationRequired(reversal, 'account', [b]);
+    await service.jobs.verificationChecks.runOnce();
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('freezes by the sandbox’s result too: a customer named Reject, VERIFIED before (a fixture), checked again', async () => {
+    const { customerId: id } = await createCustomer(service, { lastName: 'Reject' }, GATED);
+    await service.database.pool.query(
+      `INSERT INTO customer_verifications (customer_id, environment, status) VALUES ($1, $2, 'VERIFIED')`,
+      [id, GATED],
+    );
+    const account = await createAccount(service, [id], GATED);
+    expect((await service.call('POST', `/${GATED}/customer/${id}/verification/check`)).status).toBe(202);
+    await service.jobs.verificationChecks.runOnce();
+    const flags = await service.call('GET', `/${GATED}/account/${account.accountId}/flags`);
+    expect(flags.json.data.flags).toEqual([
+      expect.objectContaining({
+        flag: 'FROZEN',
+        reason: 'VERIFICATION_REJECTED',
+        setBy: 'system:verification-sandbox',
+      }),
+    ]);
+  });
+});
+
+describe('the callback without the http provider', () => {
+  it('answers 503 VERIFICATION_PROVIDER_NOT_CONFIGURED, applying nothing', async () => {
+    const res = await service.call('POST', '/sandbox/verification/callback', {
+      auth: false,
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json' },
+      validateResponse: false,
+    });
+    expectFailure(res, 'customer', 503, 'VERIFICATION_PROVIDER_NOT_CONFIGURED');
+  });
 });
