@@ -359,7 +359,7 @@ export async function applyCompletion(
   ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
   freeze: AccountFreeze | undefined,
 ): Promise<CheckCompletion> {
-  // Its customer's row is held already (takeDueCheck): this reads the status after it.
+  // Its customer's row is held already (takeDueCheck, or the callback's lock): this reads the status after it.
   const locked = await lockCustomer(tx, taken.environment, taken.customerId);
   const [subject] = await queryRows<{ subjectName: string | null }>(tx, SQL.subjectName, [
     taken.customerId,
