@@ -13,6 +13,7 @@ import { apiSecurityHeaders } from './http/security-headers.js';
 import { referencePagesRouter } from './openapi/reference-pages.js';
 import { finalErrorHandler, unmatchedRoute } from './rest/fallbacks.js';
 import { createRestRouter } from './rest/router.js';
+import { verificationCallbackRouter } from './http/verification-callback.js';
 
 /**
  * The HTTP application: one Express app carrying health checks, metrics, the API reference (/openapi.json,
@@ -53,6 +54,8 @@ export async function createHttpApp(
   if (deps.readConsistency) app.use(readScope(deps.readConsistency));
   // The REST router first: it claims only its own paths (/{environment}/customer…, /{environment}/account…),
   // so the busiest requests skip the other routers' route tables, and no other path changes hands.
+  // A verification vendor's signed callback (docs/adr/0104): its own raw body and signature, no bearer token.
+  app.use(verificationCallbackRouter(deps));
   app.use(createRestRouter(deps));
   app.use(healthRouter(deps));
   app.use(referencePagesRouter([...deps.environments]));

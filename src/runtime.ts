@@ -28,7 +28,7 @@ import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startHoldExpiry } from './features/ledger/index.js';
 import { startFlagExpiry } from './features/accounts/index.js';
-import { sandboxProvider, startVerificationChecks } from './features/verification/index.js';
+import { httpProvider, sandboxProvider, startVerificationChecks } from './features/verification/index.js';
 import { startEndOfDay } from './features/clock/index.js';
 import {
   fairShares,
@@ -195,6 +195,17 @@ export async function startService(
       },
       verificationProvider:
         config.verification.provider === 'sandbox' ? sandboxProvider(config.verification.sandboxDelayMs) : null,
+      verification: {
+        required: config.verification.required,
+        ...(config.verification.http && {
+          http: {
+            provider: httpProvider(config.verification.http),
+            opener: cipher,
+            callbackSecret: config.verification.http.callbackSecret,
+            log: logger,
+          },
+        }),
+      },
       clock: {
         timeZones: config.clock.timeZones,
         adjustable: config.clock.adjustable,

@@ -36,7 +36,15 @@ export const ERROR_TEXTS: Record<string, string> = {
   VERIFICATION_TRANSITION_NOT_ALLOWED:
     "A verification check or decision would move the customer's verification status a way its table does not allow (a check while one runs, a decision while a check runs or before anything was asked, a decision to the status it has; docs/verification.md); nothing changes.",
   VERIFICATION_PROVIDER_NOT_CONFIGURED:
-    'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production until a real provider exists); nothing changes.',
+    'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production; set `http` for a vendor); nothing changes.',
+  VERIFICATION_REQUIRED:
+    'The environment is gated (`VERIFICATION_REQUIRED`): an account for, or money posted on an account of, a customer that is not VERIFIED; the details name each such customer. Nothing changes.',
+  VERIFICATION_CALLBACK_SIGNATURE_INVALID:
+    "A verification vendor's callback whose Standard Webhooks signature or timestamp does not verify (401); nothing is applied.",
+  VERIFICATION_CHECK_NOT_FOUND:
+    "A verification vendor's callback naming no `http` check of the environment (404); nothing is applied.",
+  VERIFICATION_CHECK_COMPLETED:
+    "A verification vendor's callback for a check that already has its result (409); nothing is applied.",
   CLOCK_NOT_ADJUSTABLE:
     'The environment is not in `ADJUSTABLE_CLOCK_ENVIRONMENTS`: its time is the real time and cannot be moved. Nothing changes.',
   CLOCK_CANNOT_GO_BACK:

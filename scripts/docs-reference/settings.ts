@@ -561,7 +561,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: '`sandbox`; `none` when `NODE_ENV=production`',
     example: '`none`',
     description:
-      'Who answers verification checks ([verification](../verification.md)): `sandbox` (magic names, refused in production) or `none` (503 `VERIFICATION_PROVIDER_NOT_CONFIGURED`).',
+      'Who answers verification checks ([verification](../verification.md)): `sandbox` (magic names, refused in production), `http` (a vendor, [providers](../verification-providers.md)) or `none` (503).',
   },
   VERIFICATION_SANDBOX_DELAY_MS: {
     default: '`2000`',
@@ -573,5 +573,38 @@ export const SETTINGS: Record<string, SettingText> = {
     example: '`500`',
     description:
       'How often each instance applies the results of the verification checks that are due (100–3,600,000), each in its own transaction with its status change, event and audit row (`system:verification-sandbox`); instances never apply one twice.',
+  },
+  VERIFICATION_HTTP_URL: {
+    default: 'none; required with `VERIFICATION_PROVIDER=http`',
+    example: '`https://kyc.vendor.example/v1/checks`',
+    description:
+      "The `http` provider's vendor endpoint: https (plain http only to a loopback address outside production).",
+  },
+  VERIFICATION_HTTP_TOKEN: {
+    default: 'none; required with `VERIFICATION_PROVIDER=http`',
+    example: '`vendor-api-key-…` (16+ characters)',
+    description: 'The bearer token the service sends the vendor; never logged.',
+  },
+  VERIFICATION_CALLBACK_SECRET: {
+    default: 'none; required with `VERIFICATION_PROVIDER=http`',
+    example: '`whsec_…`',
+    description:
+      "The Standard Webhooks secret that verifies the vendor's callbacks (`POST /{environment}/verification/callback`).",
+  },
+  VERIFICATION_HTTP_TIMEOUT_MS: {
+    default: '`10000`',
+    example: '`5000`',
+    description: "One submission attempt's time-out (100–60000).",
+  },
+  VERIFICATION_HTTP_RETRIES: {
+    default: '`4`',
+    example: '`2`',
+    description:
+      'Retries after a failed submission (0–10, back-off from 1 s doubling to 60 s); then PROVIDER_UNAVAILABLE.',
+  },
+  VERIFICATION_REQUIRED: {
+    default: 'empty: no environment gated',
+    example: '`production`',
+    description: 'Gated environments: accounts and postings need VERIFIED customers; a rejection freezes accounts.',
   },
 };

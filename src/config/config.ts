@@ -187,7 +187,8 @@ export function loadConfig(
   if (parsed.success) ledgerExportProblems(parsed.data, problems);
   if (parsed.success) httpProblems(parsed.data, problems);
   if (parsed.success) statementPdfProblems(parsed.data, problems);
-  if (parsed.success && !options.databaseOnly) verificationProblems(parsed.data, parsed.data.NODE_ENV, problems);
+  if (parsed.success && !options.databaseOnly)
+    verificationProblems(parsed.data, parsed.data.NODE_ENV, parsed.data.ENVIRONMENTS, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;

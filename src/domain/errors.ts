@@ -74,6 +74,11 @@ export const ErrorCodes = [
   // Customer verification (docs/adr/0101-customer-verification.md).
   'VERIFICATION_TRANSITION_NOT_ALLOWED',
   'VERIFICATION_PROVIDER_NOT_CONFIGURED',
+  // The gates and the http provider's callback (docs/adr/0104-verification-http-provider-and-gates.md).
+  'VERIFICATION_REQUIRED',
+  'VERIFICATION_CALLBACK_SIGNATURE_INVALID',
+  'VERIFICATION_CHECK_NOT_FOUND',
+  'VERIFICATION_CHECK_COMPLETED',
   // Environment clocks (docs/adr/0102-environment-clocks-and-end-of-day.md).
   'CLOCK_NOT_ADJUSTABLE',
   'CLOCK_CANNOT_GO_BACK',
@@ -533,12 +538,52 @@ export const verificationTransitionNotAllowed = (from: string, to: string, cause
     `A verification that is ${from} cannot become ${to} by ${cause}. Nothing was changed.`,
   );
 
-/** No verification provider is configured (VERIFICATION_PROVIDER=none, production's default until `http` exists). */
+/** No verification provider is configured (VERIFICATION_PROVIDER=none, production's default). */
 export const verificationProviderNotConfigured = () =>
   new DomainError(
     'VERIFICATION_PROVIDER_NOT_CONFIGURED',
     'unavailable',
     'No verification provider is configured on this service (VERIFICATION_PROVIDER). Nothing was changed.',
+  );
+
+/**
+ * A gated environment (VERIFICATION_REQUIRED) refuses an account for, and a posting on an account of, a customer
+ * that is not VERIFIED; the details name each such customer by id (never anything else of it). Nothing was changed.
+ */
+export const verificationRequired = (customerIds: readonly string[]) =>
+  new DomainError(
+    'VERIFICATION_REQUIRED',
+    'conflict',
+    `This environment requires verified customers: ${customerIds.length} customer(s) involved are not VERIFIED. Nothing was changed.`,
+    customerIds.map((customerId) => ({
+      field: 'customerId',
+      code: 'CUSTOMER_NOT_VERIFIED',
+      message: `Customer ${customerId} is not VERIFIED.`,
+    })),
+  );
+
+/** A verification callback whose Standard Webhooks signature, timestamp or headers do not verify; nothing applied. */
+export const verificationCallbackSignatureInvalid = () =>
+  new DomainError(
+    'VERIFICATION_CALLBACK_SIGNATURE_INVALID',
+    'forbidden',
+    'The callback is not signed with the verification callback secret, or its timestamp is not within 5 minutes. Nothing was applied.',
+  );
+
+/** A verification callback naming no check of the `http` provider in this environment. */
+export const verificationCheckNotFound = () =>
+  new DomainError(
+    'VERIFICATION_CHECK_NOT_FOUND',
+    'not_found',
+    'No check of this provider in this environment has this reference. Nothing was applied.',
+  );
+
+/** A verification callback for a check that already has its result. */
+export const verificationCheckCompleted = () =>
+  new DomainError(
+    'VERIFICATION_CHECK_COMPLETED',
+    'conflict',
+    'This check already has its result (another callback, or the provider was unavailable). Nothing was applied.',
   );
 
 export const clockNotAdjustable = () =>

@@ -3,7 +3,7 @@ import type { AuditStore } from './audit/index.js';
 import type { ClockStore, EndOfDayStore } from './clock/index.js';
 import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
 import type { BeneficialOwnerStore, BusinessStore } from './businesses/index.js';
-import type { VerificationStore } from './verification/index.js';
+import type { VerificationHttpStore, VerificationStore } from './verification/index.js';
 import type { EventStore } from './events/index.js';
 import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
@@ -38,6 +38,8 @@ export interface Stores {
   beneficialOwners: BeneficialOwnerStore;
   /** A customer's verification: its status, checks and decision (docs/adr/0101). */
   verification: VerificationStore;
+  /** The `http` verification provider's submissions and callbacks, and the gates' reads (docs/adr/0104). */
+  verificationHttp: VerificationHttpStore;
   accounts: AccountStore;
   /** Case notes on customers and accounts (docs/adr/0105). */
   notes: NoteStore;

@@ -3,7 +3,14 @@ import { AuditService } from './audit/index.js';
 import { type ClockSettings, EndOfDayService, EnvironmentClockService } from './clock/index.js';
 import { CustomerService } from './customers/index.js';
 import { BeneficialOwnerService, BusinessService } from './businesses/index.js';
-import { VerificationService, type VerificationProvider } from './verification/index.js';
+import {
+  type SealedFieldOpener,
+  type SubmittingProvider,
+  VerificationGates,
+  VerificationHttpService,
+  VerificationService,
+  type VerificationProvider,
+} from './verification/index.js';
 import { HistoryService, type HistoryServiceOptions } from './history/index.js';
 import { IdempotentCreation } from './idempotency/index.js';
 import { type EventFeed, EventService } from './events/index.js';
@@ -18,6 +25,8 @@ export interface DomainServices {
   businesses: BusinessService;
   beneficialOwners: BeneficialOwnerService;
   verification: VerificationService;
+  /** The `http` provider's callbacks (docs/adr/0104); null unless VERIFICATION_PROVIDER=http. */
+  verificationCallbacks: VerificationHttpService | null;
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
@@ -57,6 +66,16 @@ export function createDomainServices(deps: {
   history?: HistoryServiceOptions;
   /** Who answers verification checks (VERIFICATION_PROVIDER); absent or null, checks are refused. */
   verificationProvider?: VerificationProvider | null;
+  /** The gated environments (VERIFICATION_REQUIRED) and the `http` provider (docs/adr/0104). */
+  verification?: {
+    required?: readonly string[];
+    http?: {
+      provider: SubmittingProvider;
+      opener: SealedFieldOpener;
+      callbackSecret: string;
+      log?: { warn(fields: Record<string, unknown>, message: string): void };
+    };
+  };
   /** Environment clocks and the end of day (ENVIRONMENT_TIME_ZONES, ADJUSTABLE_CLOCK_ENVIRONMENTS, END_OF_DAY_LEASE_MS). */
   clock?: ClockOptions;
 }): DomainServices {
@@ -65,8 +84,32 @@ export function createDomainServices(deps: {
   const clockOptions = deps.clock ?? DEFAULT_CLOCK_OPTIONS;
   // The port every time-based rule reads; the advance needs the end of day, which needs the steps' services.
   const time = { now: (environment: string) => deps.stores.clock.now(environment) };
-  const accounts = new AccountService(deps.stores, creation, time);
-  const ledger = new LedgerService(deps.stores, creation, time);
+  const gates = new VerificationGates(deps.stores.verificationHttp, deps.verification?.required ?? []);
+  const accounts = new AccountService(deps.stores, creation, time, gates);
+  const ledger = new LedgerService(deps.stores, creation, time, gates);
+  const http = deps.verification?.http;
+  let verificationCallbacks: VerificationHttpService | null = null;
+  const verification = new VerificationService(
+    deps.stores,
+    http
+      ? { name: http.provider.name, resultDelayMs: 0, referenceFor: (checkId) => checkId }
+      : (deps.verificationProvider ?? null),
+    {
+      freezesIn: (environment) => gates.requiredIn(environment),
+      submissions: {
+        submitDueChecks: (stopped) => verificationCallbacks?.submitDueChecks(stopped) ?? Promise.resolve(0),
+      },
+    },
+  );
+  if (http)
+    verificationCallbacks = new VerificationHttpService(
+      deps.stores,
+      http.provider,
+      http.opener,
+      http.callbackSecret,
+      (environment, caller) => verification.freezeIn(environment, caller),
+      http.log,
+    );
   // The end of day's steps, in order (docs/adr/0102): products and dormancy add theirs here.
   const endOfDay = new EndOfDayService(
     deps.stores,
@@ -82,7 +125,8 @@ export function createDomainServices(deps: {
     customers,
     businesses,
     beneficialOwners: new BeneficialOwnerService(deps.stores),
-    verification: new VerificationService(deps.stores, deps.verificationProvider ?? null),
+    verification,
+    verificationCallbacks,
     accounts,
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),

@@ -561,10 +561,16 @@ describe('loadConfig', () => {
 
 describe('verification settings (docs/adr/0101)', () => {
   it('answer checks with the sandbox outside production, after 2 s, applied every second', () => {
-    expect(loadConfig({}).verification).toEqual({ provider: 'sandbox', sandboxDelayMs: 2000, jobIntervalMs: 1000 });
+    const ungated = { http: undefined, required: [] };
+    expect(loadConfig({}).verification).toEqual({
+      provider: 'sandbox',
+      sandboxDelayMs: 2000,
+      jobIntervalMs: 1000,
+      ...ungated,
+    });
     expect(
       loadConfig({ VERIFICATION_SANDBOX_DELAY_MS: '0', VERIFICATION_JOB_INTERVAL_MS: '250' }).verification,
-    ).toEqual({ provider: 'sandbox', sandboxDelayMs: 0, jobIntervalMs: 250 });
+    ).toEqual({ provider: 'sandbox', sandboxDelayMs: 0, jobIntervalMs: 250, ...ungated });
   });
 
   it('have no provider in production by default, and refuse the sandbox there (its magic names would verify anyone)', () => {
@@ -576,14 +582,71 @@ describe('verification settings (docs/adr/0101)', () => {
   });
 
   it('name the variable of a value out of range or unknown', () => {
-    expect(problemsOf({ VERIFICATION_PROVIDER: 'http' })).toEqual([
-      expect.stringContaining('VERIFICATION_PROVIDER must be one of sandbox, none'),
+    expect(problemsOf({ VERIFICATION_PROVIDER: 'vendor' })).toEqual([
+      expect.stringContaining('VERIFICATION_PROVIDER must be one of sandbox, http, none'),
     ]);
     expect(problemsOf({ VERIFICATION_SANDBOX_DELAY_MS: '3600001' })).toEqual([
       expect.stringContaining('VERIFICATION_SANDBOX_DELAY_MS must be between 0 and 3600000'),
     ]);
     expect(problemsOf({ VERIFICATION_JOB_INTERVAL_MS: '50' })).toEqual([
       expect.stringContaining('VERIFICATION_JOB_INTERVAL_MS must be between 100 and 3600000'),
+    ]);
+  });
+});
+
+describe('the http verification provider and the gates (docs/adr/0104)', () => {
+  const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+  const http = (url: string) => ({
+    VERIFICATION_PROVIDER: 'http',
+    VERIFICATION_HTTP_URL: url,
+    VERIFICATION_HTTP_TOKEN: 'vendor-token-0123456789',
+    VERIFICATION_CALLBACK_SECRET: SECRET,
+  });
+
+  it('takes a vendor over https, with bounded time-outs and retries', () => {
+    expect(loadConfig({ ...productionEnv(), ...http('https://kyc.example/v1/checks') }).verification.http).toEqual({
+      url: 'https://kyc.example/v1/checks',
+      token: 'vendor-token-0123456789',
+      callbackSecret: SECRET,
+      timeoutMs: 10_000,
+      retries: 4,
+    });
+    expect(problemsOf({ ...http('https://kyc.example'), VERIFICATION_HTTP_RETRIES: '11' })).toEqual([
+      expect.stringContaining('VERIFICATION_HTTP_RETRIES must be between 0 and 10'),
+    ]);
+    expect(problemsOf({ ...http('https://kyc.example'), VERIFICATION_HTTP_TIMEOUT_MS: '60001' })).toEqual([
+      expect.stringContaining('VERIFICATION_HTTP_TIMEOUT_MS must be between 100 and 60000'),
+    ]);
+  });
+
+  it('needs the URL, the token and a Standard Webhooks secret', () => {
+    expect(problemsOf({ VERIFICATION_PROVIDER: 'http' })).toEqual([
+      'VERIFICATION_HTTP_URL is required when VERIFICATION_PROVIDER is http',
+      'VERIFICATION_HTTP_TOKEN is required when VERIFICATION_PROVIDER is http',
+      'VERIFICATION_CALLBACK_SECRET is required when VERIFICATION_PROVIDER is http',
+    ]);
+    expect(problemsOf({ ...http('https://kyc.example'), VERIFICATION_CALLBACK_SECRET: 'not-a-secret' })).toEqual([
+      expect.stringContaining('VERIFICATION_CALLBACK_SECRET must be a Standard Webhooks secret'),
+    ]);
+  });
+
+  it('allows plain http only to a loopback address outside production', () => {
+    expect(loadConfig(http('http://127.0.0.1:8080/checks')).verification.http?.url).toBe(
+      'http://127.0.0.1:8080/checks',
+    );
+    const plain =
+      'VERIFICATION_HTTP_URL must be https (plain http only to a loopback address outside production): the call carries personal data';
+    expect(problemsOf(http('http://kyc.example/checks'))).toEqual([plain]);
+    expect(problemsOf({ ...productionEnv(), ...http('http://127.0.0.1:8080/checks') })).toEqual([plain]);
+  });
+
+  it('gates no environment by default, and only configured ones', () => {
+    expect(loadConfig({}).verification.required).toEqual([]);
+    expect(
+      loadConfig({ ENVIRONMENTS: 'sandbox,production', VERIFICATION_REQUIRED: 'production' }).verification.required,
+    ).toEqual(['production']);
+    expect(problemsOf({ ENVIRONMENTS: 'sandbox', VERIFICATION_REQUIRED: 'sandbox,live' })).toEqual([
+      'VERIFICATION_REQUIRED names environments that are not in ENVIRONMENTS: live',
     ]);
   });
 });

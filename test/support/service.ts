@@ -31,6 +31,9 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_webhook_complete',
   // The verification job's probe for due checks (src/features/verification/verification-checks.job.ts).
   'cas_verification_due_probe',
+  // The http provider's look-up and pruning in the same job (docs/adr/0104).
+  'cas_verification_take_submission',
+  'cas_verification_prune_callbacks',
   // The read replica's health checks and replay polls (src/db/replica/replica-monitor.ts).
   'cas_replica_state',
   'cas_replica_replayed',

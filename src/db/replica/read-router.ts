@@ -66,6 +66,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   beneficialOwners: {},
   // A verification is read on the primary: it decides what a check or a decision may do next.
   verification: {},
+  // The gates read statuses on the primary: they decide whether a write may happen.
+  verificationHttp: {},
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
@@ -96,6 +98,8 @@ const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof 
   // A PUT's look-up of the customer's type (only when its body names a field a person's update cannot take).
   customers: ['typeOf'],
   ledger: ['expiredHolds', 'expiredHoldsOf'],
+  // The gates' reads before a write (docs/adr/0104): on the primary, no write of their own.
+  verificationHttp: ['unverifiedAmong', 'unverifiedHoldersOf'],
   // The environment's time (a read of environment_clocks, on the primary); the end of day's record and listing.
   clock: ['now'],
   endOfDay: ['list', 'progress'],

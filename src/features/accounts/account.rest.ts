@@ -12,6 +12,7 @@ import {
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/index.js';
 import {
+  verificationRequired,
   accountBalanceNotZero,
   accountCustomerLimit,
   accountHasTransactions,
@@ -141,6 +142,11 @@ export const ACCOUNTS_ROUTES = [
       customerAccountLimitFailure,
       externalIdTakenFailure,
       roleRequiresIndividualFailure,
+      failure(
+        'VERIFICATION_REQUIRED',
+        'A gated environment (VERIFICATION_REQUIRED): an associated customer is not VERIFIED (one detail per customer); nothing is created.',
+        verificationRequired([EXAMPLE_IDS.otherCustomerId]),
+      ),
     ],
   },
   {

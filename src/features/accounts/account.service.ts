@@ -52,6 +52,11 @@ export const FLAG_EXPIRY_PRINCIPAL: Principal = {
 /** Expired flags lifted per look-up; each in its own statement. */
 const FLAG_EXPIRY_BATCH = 100;
 
+/** Refuses customers that are not VERIFIED in a gated environment (src/features/verification/verification-gates.ts). */
+export interface CustomerVerificationGate {
+  assertCustomersVerified(environment: string, customerIds: readonly string[]): Promise<void>;
+}
+
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
   constructor(
@@ -59,6 +64,8 @@ export class AccountService {
     private readonly creation: IdempotentCreation,
     /** The environments' clocks (docs/adr/0102): a flag's `until` is checked against its environment's time. */
     private readonly clock: EnvironmentTime = realTime,
+    /** The verification gate (docs/adr/0104): VERIFICATION_REQUIRED in a gated environment; none by default. */
+    private readonly verificationGate: CustomerVerificationGate = { assertCustomersVerified: async () => undefined },
   ) {}
 
   /**
@@ -103,6 +110,7 @@ export class AccountService {
       idempotencyKey,
       account,
       async (idempotency) => {
+        await this.verificationGate.assertCustomersVerified(caller.environment, customerIds);
         const inserted = await this.stores.accounts.insert(
           {
             id: account.accountId,

@@ -44,6 +44,16 @@ import { limitCheckFor } from './limits.js';
 import { amountProblemMessage, exactAmount } from './money.js';
 import type { Transaction } from './transaction.js';
 
+/** Refuses postings on accounts of customers that are not VERIFIED in a gated environment (docs/adr/0104). */
+export interface HolderVerificationGate {
+  /** `more`: further accounts of the posting, read only in a gated environment (a reversed transfer's other side). */
+  assertHoldersVerified(
+    environment: string,
+    accountIds: readonly string[],
+    more?: () => Promise<readonly string[]>,
+  ): Promise<void>;
+}
+
 /** Both sides of a transfer between two accounts of the environment. */
 export interface Transfer {
   transferId: string;
@@ -99,6 +109,8 @@ export class LedgerService {
     private readonly creation: IdempotentCreation,
     /** The environments' clocks (docs/adr/0102): a hold's expiry is checked against its environment's time. */
     private readonly clock: EnvironmentTime = realTime,
+    /** The verification gate (docs/adr/0104): VERIFICATION_REQUIRED in a gated environment; none by default. */
+    private readonly verificationGate: HolderVerificationGate = { assertHoldersVerified: async () => undefined },
   ) {}
 
   /**
@@ -147,11 +159,13 @@ export class LedgerService {
       request,
       idempotencyKey,
       [entryId],
-      (idempotency) =>
-        this.stores.ledger.post(posting, {
+      async (idempotency) => {
+        await this.verificationGate.assertHoldersVerified(caller.environment, [id]);
+        return this.stores.ledger.post(posting, {
           audit: this.audit(caller, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey),
           idempotency,
-        }),
+        });
+      },
     );
     return { value: value[0]!, replayed };
   }
@@ -197,11 +211,13 @@ export class LedgerService {
       request,
       idempotencyKey,
       [debitId, creditId],
-      (idempotency) =>
-        this.stores.ledger.post(posting, {
+      async (idempotency) => {
+        await this.verificationGate.assertHoldersVerified(caller.environment, [fromAccountId, toAccountId]);
+        return this.stores.ledger.post(posting, {
           audit: this.audit(caller, 'transfer.create', 'transfer', transferId, Object.keys(valid), idempotencyKey),
           idempotency,
-        }),
+        });
+      },
       { fromAccountId, toAccountId },
     );
     const [debit, credit] = value;
@@ -241,8 +257,9 @@ export class LedgerService {
       { accountId: account.accountId, transactionId: id, amount },
       idempotencyKey,
       [id],
-      (idempotency) =>
-        this.stores.ledger.settleHold(
+      async (idempotency) => {
+        await this.verificationGate.assertHoldersVerified(caller.environment, [account.accountId]);
+        return this.stores.ledger.settleHold(
           caller.environment,
           account.accountId,
           id,
@@ -258,7 +275,8 @@ export class LedgerService {
             ),
             idempotency,
           },
-        ),
+        );
+      },
     );
     return { value: value[0]!, replayed };
   }
@@ -318,11 +336,18 @@ export class LedgerService {
       { accountId: account.accountId, transactionId: id, ...valid },
       idempotencyKey,
       [...entryIds],
-      (idempotency) =>
-        this.stores.ledger.reverse(caller.environment, account.accountId, id, reversal, {
+      async (idempotency) => {
+        await this.verificationGate.assertHoldersVerified(caller.environment, [account.accountId], async () => {
+          const [original] = await this.stores.ledger.findTransactions(caller.environment, [id]);
+          if (!original?.transferId) return [];
+          const legs = await this.stores.ledger.findTransfer(caller.environment, original.transferId);
+          return legs.map((leg) => leg.accountId);
+        });
+        return this.stores.ledger.reverse(caller.environment, account.accountId, id, reversal, {
           audit: this.audit(caller, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
           idempotency,
-        }),
+        });
+      },
     );
     return { value: value.find((transaction) => transaction.accountId === account.accountId)!, replayed };
   }

@@ -161,6 +161,7 @@ export const TRANSACTIONS_ROUTES = [
       failure('HOLD_EXPIRED', 'The hold is past its expiresAt.', holdExpired()),
       failure('AMOUNT_EXCEEDS_HOLD', '`amount` is more than the hold.', amountExceedsHold()),
       failure('ACCOUNT_FROZEN', 'An account of the hold has the FROZEN flag.', accountFrozen()),
+      postingRefusals.find((refusal) => refusal.name === 'VERIFICATION_REQUIRED')!,
       tokenLimitFailure,
     ],
   },

@@ -4,8 +4,12 @@
  * the job that applies their results, people's decisions, the REST routes and the GraphQL resolvers.
  */
 export { VerificationService, type Verification } from './verification.service.js';
-export type { VerificationStore, VerificationCheck } from './ports.js';
+export type { VerificationStore, VerificationHttpStore, VerificationCheck } from './ports.js';
 export { PrismaVerificationStore } from './verification.store.js';
+export { PrismaVerificationHttpStore } from './verification-http.store.js';
+export { httpProvider, type SubmittingProvider } from './http-provider.js';
+export { VerificationHttpService, type SealedFieldOpener } from './verification-http.service.js';
+export { VerificationGates } from './verification-gates.js';
 export { sandboxProvider, type VerificationProvider } from './providers.js';
 export { startVerificationChecks } from './verification-checks.job.js';
 export { VERIFICATION_ROUTES } from './verification.rest.js';

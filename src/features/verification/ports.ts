@@ -94,6 +94,15 @@ export type DecisionRecording =
   | { outcome: 'not-found' }
   | { outcome: 'not-allowed'; from: VerificationStatus };
 
+/**
+ * In a gated environment (VERIFICATION_REQUIRED, docs/adr/0104), a rejection freezes every account the customer is
+ * linked to: FROZEN with reason VERIFICATION_REJECTED, set by `setBy`, each with its own audit event.
+ */
+export interface AccountFreeze {
+  setBy: string;
+  audit: (accountId: string) => WriteEffects['audit'];
+}
+
 /** The audit event of each business an owner's rejection sends back to review (one per business, fresh ids). */
 export type OwnerRejectedAudit = (businessId: string) => WriteEffects['audit'];
 
@@ -121,6 +130,7 @@ export interface VerificationStore {
     decision: Omit<VerificationDecision, 'decidedAt'>,
     effects: WriteEffects,
     ownerRejectedAudit: OwnerRejectedAudit,
+    freeze?: AccountFreeze,
   ): Promise<DecisionRecording>;
   /**
    * Takes one due pending check of `provider` (FOR UPDATE SKIP LOCKED: instances never take the same one) and,
@@ -132,5 +142,80 @@ export interface VerificationStore {
     complete: (due: DueCheck, state: VerificationState) => CheckCompletion,
     audit: (due: DueCheck) => WriteEffects['audit'],
     ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
+    freeze?: (environment: string) => AccountFreeze | undefined,
   ): Promise<boolean>;
+}
+
+/** A check the `http` provider's job took to submit: its customer's fields as stored (the sealed ones sealed). */
+export interface SubmissionTaken {
+  checkId: string;
+  customerId: string;
+  environment: string;
+  kind: CheckKind;
+  /** Attempts including this one. */
+  attempts: number;
+  customerType: 'INDIVIDUAL' | 'BUSINESS';
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+  dateOfBirth: string | null;
+  /** The customer's addresses as stored (the first is sent). */
+  addresses: unknown;
+  ssn: { keyId: string; ciphertext: Uint8Array } | null;
+  business: {
+    legalName: string;
+    taxId: { keyId: string; ciphertext: Uint8Array };
+    entityType: string;
+    formationDate: string;
+    formationState: string | null;
+    formationCountry: string;
+  } | null;
+}
+
+/** A vendor's callback, verified, as the store applies it. */
+export interface CallbackResult {
+  /** The callback's `webhook-id`; null for a result the service itself concludes (PROVIDER_UNAVAILABLE). */
+  webhookId: string | null;
+  checkId: string;
+  providerReference: string | null;
+}
+
+export type CallbackApplication =
+  | { outcome: 'applied'; completion: CheckCompletion }
+  | { outcome: 'duplicate' }
+  | { outcome: 'unknown-check' }
+  | { outcome: 'already-completed' };
+
+/** The `http` provider's writes (docs/adr/0104): submissions by the job, results by the vendor's callback. */
+export interface VerificationHttpStore {
+  /**
+   * Takes one due, not yet submitted check of `provider` (SKIP LOCKED, with its customer's row), counts the attempt
+   * and moves its next attempt `leaseMs` ahead (so no other instance takes it while the call runs), and answers it
+   * with its customer's fields; null when none is due. Its own short transaction: no call is made while it is open.
+   */
+  takeSubmission(provider: string, leaseMs: number): Promise<SubmissionTaken | null>;
+  /** The vendor accepted it: its reference, and no more attempts. */
+  recordSubmitted(checkId: string, providerReference: string): Promise<void>;
+  /** An attempt failed: the next one after `retryInMs`. */
+  recordAttemptFailed(checkId: string, retryInMs: number): Promise<void>;
+  /**
+   * A result for a pending check (the vendor's callback, or PROVIDER_UNAVAILABLE after the last attempt), in one
+   * transaction holding the customer's row, then the check's: the callback's id remembered (a repeat: 'duplicate',
+   * nothing applied), the result applied as the sandbox's job applies one (applyCompletion).
+   */
+  applyResult(
+    environment: string,
+    provider: string,
+    callback: CallbackResult,
+    complete: (due: DueCheck, state: VerificationState) => CheckCompletion,
+    audit: (due: DueCheck) => WriteEffects['audit'],
+    ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
+    freeze: AccountFreeze | undefined,
+  ): Promise<CallbackApplication>;
+  /** Forgets callback ids taken before `olderThanMs` ago (far past the signature's tolerance). */
+  pruneCallbacks(olderThanMs: number): Promise<void>;
+  /** The customers among `customerIds` (of the environment) whose status is not VERIFIED, in id order. */
+  unverifiedAmong(environment: string, customerIds: readonly string[]): Promise<string[]>;
+  /** The customers linked to the accounts (any role) whose status is not VERIFIED, in id order. */
+  unverifiedHoldersOf(environment: string, accountIds: readonly string[]): Promise<string[]>;
 }

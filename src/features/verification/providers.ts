@@ -23,8 +23,11 @@ export interface VerificationProvider {
   readonly resultDelayMs: number;
   /** The provider's reference for a new check (the sandbox's is made from the check id). */
   referenceFor(checkId: string): string;
-  /** The result of a due check. */
-  resultOf(subject: CheckSubject): ProviderResult;
+  /**
+   * The result of a due check; absent for a provider whose results arrive by callback (`http`: its submissions are
+   * the job's, http-provider.ts).
+   */
+  resultOf?(subject: CheckSubject): ProviderResult;
 }
 
 /**

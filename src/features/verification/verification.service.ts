@@ -4,8 +4,16 @@ import type { Caller, Principal } from '../../domain/caller.js';
 import { customerNotFound, verificationProviderNotConfigured } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { parseInput } from '../../domain/validation.js';
-import type { VerificationCheck, VerificationDecision, VerificationState, VerificationStore } from './ports.js';
-import type { VerificationProvider } from './providers.js';
+import type {
+  AccountFreeze,
+  CheckCompletion,
+  DueCheck,
+  VerificationCheck,
+  VerificationDecision,
+  VerificationState,
+  VerificationStore,
+} from './ports.js';
+import type { ProviderResult, VerificationProvider } from './providers.js';
 import { type Requirements, requirementsOf, statusAfterCheck } from './requirements.js';
 import { decisionSchema, VERIFICATION_LIMITS } from './verification.schemas.js';
 import { assertTransition, type VerificationStatus } from './verification-status.js';
@@ -50,6 +58,14 @@ export class VerificationService {
     private readonly stores: { verification: VerificationStore },
     /** null: VERIFICATION_PROVIDER=none, checks are refused and the job has nothing to do. */
     private readonly provider: VerificationProvider | null,
+    /**
+     * The gates (docs/adr/0104): whether an environment freezes a rejected customer's accounts; and the `http`
+     * provider's submissions, which the job runs instead of asking `resultOf`.
+     */
+    private readonly options: {
+      freezesIn?: (environment: string) => boolean;
+      submissions?: { submitDueChecks(stopped: () => boolean): Promise<number> };
+    } = {},
   ) {}
 
   /** CUSTOMER_NOT_FOUND for no such customer. */
@@ -125,6 +141,7 @@ export class VerificationService {
       { outcome: valid.outcome, reason: valid.reason, decidedBy: caller.principal.id },
       { audit: verificationAudit(caller, 'customer.verification.decide', id, ['decision', 'status']) },
       (businessId) => verificationAudit(caller, 'customer.verification.owner_rejected', businessId, ['status']),
+      this.freezeIn(caller.environment, caller),
     );
     if (recording.outcome === 'not-found') throw customerNotFound();
     if (recording.outcome === 'not-allowed') assertTransition(recording.from, valid.outcome, 'decision');
@@ -141,33 +158,53 @@ export class VerificationService {
   async completeDueChecks(stopped: () => boolean = () => false): Promise<number> {
     const provider = this.provider;
     if (provider === null) return 0;
+    const resultOf = provider.resultOf?.bind(provider);
+    if (resultOf === undefined) return this.options.submissions?.submitDueChecks(stopped) ?? 0;
     let completed = 0;
     while (!stopped()) {
       const applied = await this.stores.verification.completeDueCheck(
         provider.name,
-        (due, state) => {
-          const result = provider.resultOf(due);
-          // The pending check is the customer's newest (one at a time), so the state read with it lists it.
-          const check = state.checks.find((candidate) => candidate.checkId === due.checkId);
-          if (check === undefined) return { ...result, status: result.outcome };
-          const done = {
-            ...check,
-            status: 'COMPLETED' as const,
-            outcome: result.outcome,
-            reasonCodes: result.reasonCodes,
-            completedAt: new Date().toISOString(),
-          };
-          return { ...result, status: statusAfterCheck(state, done) };
-        },
+        (due, state) => completionOf(resultOf(due), due, state),
         (due) => systemAudit(provider.name, due.environment, 'customer.verification.result', due.customerId),
         (due) => (businessId) =>
           systemAudit(provider.name, due.environment, 'customer.verification.owner_rejected', businessId),
+        (environment) => this.freezeIn(environment, systemCaller(provider.name, environment)),
       );
       if (!applied) break;
       completed += 1;
     }
     return completed;
   }
+
+  /** In a gated environment, the freeze a rejection by `caller` sets (docs/adr/0104); else none. */
+  freezeIn(environment: string, caller: Caller): AccountFreeze | undefined {
+    if (this.options.freezesIn?.(environment) !== true) return undefined;
+    return {
+      setBy: caller.principal.id,
+      audit: (accountId) =>
+        auditEventFor(caller, {
+          operation: 'account.flag.set',
+          resourceType: 'account',
+          resourceId: accountId,
+          changedFields: ['flags'],
+        }),
+    };
+  }
+}
+
+/** A provider's result as the job applies it: the status it moves the customer to (statusAfterCheck). */
+export function completionOf(result: ProviderResult, due: DueCheck, state: VerificationState): CheckCompletion {
+  // The pending check is the customer's newest (one at a time), so the state read with it lists it.
+  const check = state.checks.find((candidate) => candidate.checkId === due.checkId);
+  if (check === undefined) return { ...result, status: result.outcome };
+  const done = {
+    ...check,
+    status: 'COMPLETED' as const,
+    outcome: result.outcome,
+    reasonCodes: result.reasonCodes,
+    completedAt: new Date().toISOString(),
+  };
+  return { ...result, status: statusAfterCheck(state, done) };
 }
 
 const verificationAudit = (
@@ -178,16 +215,17 @@ const verificationAudit = (
 ): NewAuditEvent =>
   auditEventFor(caller, { operation, resourceType: 'customer', resourceId: customerId, changedFields });
 
-function systemAudit(
+export const systemCaller = (provider: string, environment: string): Caller => ({
+  principal: providerPrincipal(provider, environment),
+  environment,
+  requestId: newId(),
+});
+
+export function systemAudit(
   provider: string,
   environment: string,
   operation: NewAuditEvent['operation'],
   customerId: string,
 ): NewAuditEvent {
-  const caller: Caller = {
-    principal: providerPrincipal(provider, environment),
-    environment,
-    requestId: newId(),
-  };
-  return verificationAudit(caller, operation, customerId, ['status']);
+  return verificationAudit(systemCaller(provider, environment), operation, customerId, ['status']);
 }

@@ -111,6 +111,44 @@ SELECT CASE WHEN c.customer_type = 'BUSINESS' THEN b.legal_name ELSE c.last_name
        FROM customers c LEFT JOIN business_profiles b ON b.customer_id = c.id AND b.environment = c.environment
       WHERE c.id = $1::uuid AND c.environment = $2
 
+-- cas_verification_lock_accounts_of
+SELECT a.id::text AS "accountId", ('FROZEN' = ANY(a.flags)) AS frozen FROM account_customers l
+       JOIN accounts a ON a.id = l.account_id AND a.environment = l.environment
+      WHERE l.customer_id = $1::uuid AND l.environment = $2
+      ORDER BY a.id FOR NO KEY UPDATE OF a
+
+-- cas_verification_freeze_account
+WITH changed AS (
+       UPDATE accounts a SET flags = array_append(a.flags, 'FROZEN'), updated_at = CURRENT_TIMESTAMP
+        WHERE a.id = $1::uuid AND a.environment = $2 AND NOT ('FROZEN' = ANY(a.flags))
+       RETURNING a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',') AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "postedAt", to_char(e.voided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "voidedAt",
+  to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
+     ), detail AS (
+       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
+       SELECT c.id, $2, 'FROZEN', 'VERIFICATION_REJECTED', env_now($2::varchar), $3::varchar, NULL FROM changed c
+       ON CONFLICT (account_id, flag) DO UPDATE SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at,
+         set_by = EXCLUDED.set_by, until = NULL
+     ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     SELECT $4::uuid, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::uuid, $10::varchar, $11::varchar, $12::text[]
+     FROM changed),
+     event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+     SELECT $2::varchar, 'account.updated', 'account', x.id, to_jsonb(x), $12::text[] FROM changed x)
+     SELECT count(*)::int AS frozen FROM changed
+
 -- cas_verification_complete_check
 UPDATE verification_checks k SET status = 'COMPLETED', outcome = $2::varchar, reason_codes = $3::text[], completed_at = CURRENT_TIMESTAMP
       WHERE k.id = $1::uuid AND k.status = 'PENDING'

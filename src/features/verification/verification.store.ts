@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { isoInstant } from '../../db/sql/columns.js';
+import { ACCOUNT_COLUMNS, isoInstant } from '../../db/sql/columns.js';
 import { queryRows, type SqlClient, statement } from '../../db/sql/sql.js';
 import { auditChangedFields, auditInsert, auditValues, eventInsert } from '../../db/sql/write-effects.js';
 import type { WriteEffects } from '../../domain/write-effects.js';
@@ -10,6 +10,7 @@ import type {
   DueCheck,
   NewCheck,
   OwnerRejectedAudit,
+  AccountFreeze,
   VerificationCheck,
   VerificationDecision,
   VerificationState,
@@ -17,6 +18,9 @@ import type {
 } from './ports.js';
 import { CHECKED_FIELDS } from './requirements.js';
 import { mayTransition, OWNER_REJECTED_FROM, type VerificationStatus } from './verification-status.js';
+
+/** The reason of the freeze a rejection sets in a gated environment (docs/adr/0104). */
+export const VERIFICATION_REJECTED = 'VERIFICATION_REJECTED';
 
 /**
  * A field's digest: base64 SHA-256 of its value as text, so a check remembers what it covered without keeping a
@@ -164,6 +168,37 @@ const SQL = {
        FROM customers c LEFT JOIN business_profiles b ON b.customer_id = c.id AND b.environment = c.environment
       WHERE c.id = $1::uuid AND c.environment = $2`,
   ),
+  // The gates' freeze (docs/adr/0104): the accounts a REJECTED customer is linked to, in any role, held in id order
+  // (the postings' lock order) after the customer's row; those not frozen yet are frozen one by one (freezeAccount).
+  lockAccountsOf: statement(
+    'verification_lock_accounts_of',
+    `SELECT a.id::text AS "accountId", ('FROZEN' = ANY(a.flags)) AS frozen FROM account_customers l
+       JOIN accounts a ON a.id = l.account_id AND a.environment = l.environment
+      WHERE l.customer_id = $1::uuid AND l.environment = $2
+      ORDER BY a.id FOR NO KEY UPDATE OF a`,
+  ),
+  // FROZEN with reason VERIFICATION_REJECTED, its audit event ($4…) and the account.updated event; $3 who set it.
+  freezeAccount: statement(
+    'verification_freeze_account',
+    `WITH changed AS (
+       UPDATE accounts a SET flags = array_append(a.flags, 'FROZEN'), updated_at = CURRENT_TIMESTAMP
+        WHERE a.id = $1::uuid AND a.environment = $2 AND NOT ('FROZEN' = ANY(a.flags))
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), detail AS (
+       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
+       SELECT c.id, $2, 'FROZEN', '${VERIFICATION_REJECTED}', env_now($2::varchar), $3::varchar, NULL FROM changed c
+       ON CONFLICT (account_id, flag) DO UPDATE SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at,
+         set_by = EXCLUDED.set_by, until = NULL
+     ), audit AS (${auditInsert(4, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', {
+       type: "'account.updated'",
+       resourceType: 'account',
+       resourceId: 'x.id',
+       payload: 'to_jsonb(x)',
+       changedFields: auditChangedFields(4),
+     })})
+     SELECT count(*)::int AS frozen FROM changed`,
+  ),
   completeCheck: statement(
     'verification_complete_check',
     `UPDATE verification_checks k SET status = 'COMPLETED', outcome = $2::varchar, reason_codes = $3::text[], completed_at = CURRENT_TIMESTAMP
@@ -206,7 +241,7 @@ const toState = (row: StateRow): VerificationState => ({
 type Locked = { customerType: 'INDIVIDUAL' | 'BUSINESS'; status: VerificationStatus };
 
 /** Holds the customer's row, then reads its status as the lock's previous holder left it; null: no such customer. */
-async function lockCustomer(tx: SqlClient, environment: string, customerId: string): Promise<Locked | null> {
+export async function lockCustomer(tx: SqlClient, environment: string, customerId: string): Promise<Locked | null> {
   const [customer] = await queryRows<{ customerType: Locked['customerType'] }>(tx, SQL.lockCustomer, [
     customerId,
     environment,
@@ -266,6 +301,7 @@ export class PrismaVerificationStore implements VerificationStore {
     decision: Omit<VerificationDecision, 'decidedAt'>,
     effects: WriteEffects,
     ownerRejectedAudit: OwnerRejectedAudit,
+    freeze?: AccountFreeze,
   ): Promise<DecisionRecording> {
     return this.prisma.$transaction(async (tx) => {
       const locked = await lockCustomer(tx, environment, customerId);
@@ -286,6 +322,7 @@ export class PrismaVerificationStore implements VerificationStore {
         decision.outcome === 'REJECTED'
           ? await reviewOwnedBusinesses(tx, environment, customerId, ownerRejectedAudit)
           : [];
+      if (decision.outcome === 'REJECTED' && freeze) await freezeAccountsOf(tx, environment, customerId, freeze);
       return { outcome: 'decided', previousStatus: locked.status, businessesToReview };
     });
   }
@@ -295,42 +332,83 @@ export class PrismaVerificationStore implements VerificationStore {
     complete: (due: DueCheck, state: VerificationState) => CheckCompletion,
     audit: (due: DueCheck) => WriteEffects['audit'],
     ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
+    freeze?: (environment: string) => AccountFreeze | undefined,
   ): Promise<boolean> {
     const [probe] = await queryRows<{ due: boolean }>(this.prisma, SQL.dueProbe, [provider]);
     if (!probe?.due) return false;
     return this.prisma.$transaction(async (tx) => {
       const [taken] = await queryRows<Omit<DueCheck, 'subjectName'>>(tx, SQL.takeDueCheck, [provider]);
       if (!taken) return false;
-      // Its customer's row is held already (takeDueCheck): this reads the status after it.
-      const locked = await lockCustomer(tx, taken.environment, taken.customerId);
-      const [subject] = await queryRows<{ subjectName: string | null }>(tx, SQL.subjectName, [
-        taken.customerId,
-        taken.environment,
-      ]);
-      const [stateRow] = await queryRows<StateRow>(tx, SQL.readMany, [
-        taken.environment,
-        [taken.customerId],
-        CHECKS_READ_FOR_A_RESULT,
-      ]);
-      const due: DueCheck = { ...taken, subjectName: subject?.subjectName ?? '' };
-      const result = complete(due, toState(stateRow!));
-      await queryRows(tx, SQL.completeCheck, [taken.checkId, result.outcome, result.reasonCodes]);
-      // While a check is pending its customer is PENDING (only a result leaves PENDING: verification-status.ts);
-      // the table is asked all the same, so a status that is not gets its check completed and keeps its status.
-      if (locked && mayTransition(locked.status, result.status, 'check_completed')) {
-        await moveStatus(tx, taken.environment, taken.customerId, result.status, locked.status, audit(due));
-        if (result.status === 'REJECTED')
-          await reviewOwnedBusinesses(tx, taken.environment, taken.customerId, ownerRejectedAudit(due));
-      }
+      await applyCompletion(tx, taken, complete, audit, ownerRejectedAudit, freeze?.(taken.environment));
       return true;
     });
   }
 }
 
+/**
+ * Applies a pending check's result in the caller's transaction, which holds the check's and its customer's rows:
+ * the result, the transition (check_completed), the audit event and event, the owner-rejected rule and, with
+ * `freeze` (a gated environment), the freeze of a REJECTED customer's accounts. The sandbox's job and the `http`
+ * provider's callback both apply results through this.
+ */
+export async function applyCompletion(
+  tx: SqlClient,
+  taken: Omit<DueCheck, 'subjectName'>,
+  complete: (due: DueCheck, state: VerificationState) => CheckCompletion,
+  audit: (due: DueCheck) => WriteEffects['audit'],
+  ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
+  freeze: AccountFreeze | undefined,
+): Promise<CheckCompletion> {
+  // Its customer's row is held already (takeDueCheck, or the callback's lock): this reads the status after it.
+  const locked = await lockCustomer(tx, taken.environment, taken.customerId);
+  const [subject] = await queryRows<{ subjectName: string | null }>(tx, SQL.subjectName, [
+    taken.customerId,
+    taken.environment,
+  ]);
+  const [stateRow] = await queryRows<StateRow>(tx, SQL.readMany, [
+    taken.environment,
+    [taken.customerId],
+    CHECKS_READ_FOR_A_RESULT,
+  ]);
+  const due: DueCheck = { ...taken, subjectName: subject?.subjectName ?? '' };
+  const result = complete(due, toState(stateRow!));
+  await queryRows(tx, SQL.completeCheck, [taken.checkId, result.outcome, result.reasonCodes]);
+  // While a check is pending its customer is PENDING (only a result leaves PENDING: verification-status.ts);
+  // the table is asked all the same, so a status that is not gets its check completed and keeps its status.
+  if (locked && mayTransition(locked.status, result.status, 'check_completed')) {
+    await moveStatus(tx, taken.environment, taken.customerId, result.status, locked.status, audit(due));
+    if (result.status === 'REJECTED') {
+      await reviewOwnedBusinesses(tx, taken.environment, taken.customerId, ownerRejectedAudit(due));
+      if (freeze) await freezeAccountsOf(tx, taken.environment, taken.customerId, freeze);
+    }
+  }
+  return result;
+}
+
+/** FROZEN (VERIFICATION_REJECTED) on every account the customer is linked to that is not frozen yet. */
+async function freezeAccountsOf(
+  tx: SqlClient,
+  environment: string,
+  customerId: string,
+  freeze: AccountFreeze,
+): Promise<void> {
+  const accounts = await queryRows<{ accountId: string; frozen: boolean }>(tx, SQL.lockAccountsOf, [
+    customerId,
+    environment,
+  ]);
+  for (const account of accounts.filter((candidate) => !candidate.frozen))
+    await queryRows(tx, SQL.freezeAccount, [
+      account.accountId,
+      environment,
+      freeze.setBy,
+      ...auditValues(freeze.audit(account.accountId)),
+    ]);
+}
+
 /** A result reads the state its requirements need: its newest checks of each kind. */
 const CHECKS_READ_FOR_A_RESULT = 20;
 
-async function moveStatus(
+export async function moveStatus(
   tx: SqlClient,
   environment: string,
   customerId: string,
@@ -342,7 +420,7 @@ async function moveStatus(
 }
 
 /** The owner-rejected rule: each business the customer owns or controls that the table moves goes to NEEDS_REVIEW. */
-async function reviewOwnedBusinesses(
+export async function reviewOwnedBusinesses(
   tx: SqlClient,
   environment: string,
   ownerId: string,

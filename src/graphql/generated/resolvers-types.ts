@@ -961,7 +961,9 @@ export type Mutation = {
    * (details NOT_ASSOCIATED: a relationship names a customer not in `associatedCustomerIds`; OWNER_REQUIRED: no
    * customer would be an OWNER), CUSTOMER_NOT_FOUND listing in `extensions.details` the customer ids that do not
    * exist in this environment, ROLE_REQUIRES_INDIVIDUAL (one detail per BUSINESS customer given a signer's or
-   * user's role) or CUSTOMER_ACCOUNT_LIMIT when a customer already holds 100 accounts (nothing is created).
+   * user's role) or CUSTOMER_ACCOUNT_LIMIT when a customer already holds 100 accounts (nothing is created). In an
+   * environment that requires verified customers (docs/verification-providers.md), also VERIFICATION_REQUIRED, one
+   * detail per customer that is not VERIFIED.
    */
   createAccount: Account;
   /**
@@ -1043,7 +1045,8 @@ export type Mutation = {
    * decimals than the currency has), INSUFFICIENT_FUNDS (the debit would take the available balance below
    * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
    * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
-   * (another transaction of the environment has the `externalId`); nothing is posted then.
+   * (another transaction of the environment has the `externalId`); nothing is posted then. In an environment that
+   * requires verified customers, also VERIFICATION_REQUIRED (a customer of the account is not VERIFIED).
    */
   postTransaction: Transaction;
   /**
@@ -1119,7 +1122,8 @@ export type Mutation = {
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
    * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
-   * the environment has the `externalId`); nothing moves then.
+   * the environment has the `externalId`); nothing moves then. In an environment that requires verified customers,
+   * also VERIFICATION_REQUIRED (a customer of either account is not VERIFIED).
    */
   transfer: Transfer;
   /**

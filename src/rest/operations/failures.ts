@@ -16,7 +16,9 @@ import {
   preconditionFailed,
   serviceUnavailable,
   validationFailed,
+  verificationRequired,
 } from '../../domain/errors.js';
+import { EXAMPLE_IDS } from './examples.js';
 import { ifMatchCondition } from '../entity-tags.js';
 import { parseInput } from '../../domain/validation.js';
 import { malformedRequest, payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
@@ -229,6 +231,11 @@ export const postingRefusals = [
     'INSUFFICIENT_FUNDS',
     'A debit (or hold) would take the available balance below minus the overdraft limit.',
     insufficientFunds(),
+  ),
+  failure(
+    'VERIFICATION_REQUIRED',
+    'A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).',
+    verificationRequired([EXAMPLE_IDS.customerId]),
   ),
 ];
 /** The success answers operations share: the whole record they changed or read, or nothing after a deletion. */

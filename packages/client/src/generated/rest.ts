@@ -2816,6 +2816,7 @@ export interface components {
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
          *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
          *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): an associated customer is not VERIFIED (one detail per customer); nothing is created.
          */
         AccountConflict_createAccount: {
             headers: {
@@ -2827,7 +2828,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN" | "ROLE_REQUIRES_INDIVIDUAL";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN" | "ROLE_REQUIRES_INDIVIDUAL" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -2838,6 +2839,7 @@ export interface components {
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_createTransfer: {
@@ -2850,7 +2852,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -2877,6 +2879,7 @@ export interface components {
          *     - `HOLD_EXPIRED`: The hold is past its expiresAt.
          *     - `AMOUNT_EXCEEDS_HOLD`: `amount` is more than the hold.
          *     - `ACCOUNT_FROZEN`: An account of the hold has the FROZEN flag.
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          */
         AccountConflict_postHold: {
             headers: {
@@ -2888,7 +2891,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -2899,6 +2902,7 @@ export interface components {
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_postTransaction: {
@@ -2911,7 +2915,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -2944,6 +2948,7 @@ export interface components {
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          */
         AccountConflict_reverseTransaction: {
             headers: {
@@ -2955,7 +2960,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
