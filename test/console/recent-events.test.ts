@@ -13,6 +13,7 @@ import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
  * without events:read. No script or CSP error, no request to another origin, no serious axe-core violation.
  */
 
+const METRICS_TOKEN = 'metrics-scraper-token-recent-events-0123';
 let service: TestService;
 let browser: Browser | undefined;
 let noEventsToken: string;
@@ -26,6 +27,16 @@ async function ok(method: string, path: string, body?: unknown) {
   return res.json.data;
 }
 
+/** The event feed's started followers on the service (its `quota_usage` gauge): the open subscriptions. */
+async function followersOfTheFeed(): Promise<number> {
+  const res = await service.call('GET', '/metrics', {
+    auth: false,
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const line = /^quota_usage\{quota="event_feed_followers"\} (\d+)$/m.exec(res.text);
+  return line ? Number(line[1]) : -1;
+}
+
 /** The record's events once numbered (REST), newest first. */
 async function recentEvents(path: string, count: number): Promise<{ type: string; sequence: number }[]> {
   for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ;) {
@@ -36,7 +47,7 @@ async function recentEvents(path: string, count: number): Promise<{ type: string
 }
 
 beforeAll(async () => {
-  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20' });
+  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20', METRICS_TOKEN });
   customerId = (
     await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Rosalind', middleName: '', lastName }))
   ).customerId;
@@ -123,6 +134,43 @@ describe('the console’s recent events of a record', () => {
     expect(await page.getByRole('heading', { name: 'Recent events' }).count()).toBe(0);
     expect(asked).toEqual([]);
     await expectAccessible(page, 'account page without events:read');
+    expect(watched.problems).toEqual([]);
+    expect(watched.offsite).toEqual([]);
+  });
+
+  browserIt('follows its own account live: a freeze and a deposit made elsewhere show without a reload', async () => {
+    const live = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Live Account' })))
+      .accountId;
+    watched = await openWatchedPage(browser!, service.url);
+    const { page } = watched;
+    await page.goto(`${service.url}/console/accounts/${live}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: 'Live Account' }).waitFor();
+    const events = page.getByRole('table', { name: 'Recent events of this account, newest first' });
+    await events.waitFor();
+    await page.getByRole('heading', { name: 'Balance' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Frozen' }).count()).toBe(0);
+    // Both of the page's subscriptions have their start in the feed (events after it reach them); then another
+    // client changes the account.
+    await expect.poll(followersOfTheFeed, { timeout: HUNG_TEST_DEADLINE_MS }).toBe(2);
+
+    await ok('PUT', `/sandbox/account/${live}/flags/FROZEN`, { reason: 'Frozen by another agent' });
+    await page.getByRole('region', { name: 'Frozen' }).getByText('Frozen by another agent', { exact: false }).waitFor();
+    await expect
+      .poll(() => events.locator('tbody tr td:nth-child(1)').first().innerText(), { timeout: HUNG_TEST_DEADLINE_MS })
+      .toBe('account.updated');
+
+    await ok('DELETE', `/sandbox/account/${live}/flags/FROZEN`);
+    await ok('POST', `/sandbox/account/${live}/transaction`, {
+      type: 'CREDIT',
+      amount: 42.5,
+      description: 'Live deposit',
+    });
+    await page.getByRole('cell', { name: 'Live deposit' }).waitFor();
+    const balance = page.getByRole('region', { name: 'Balance' });
+    await expect
+      .poll(() => balance.locator('dd').first().innerText(), { timeout: HUNG_TEST_DEADLINE_MS })
+      .toBe('$42.50');
     expect(watched.problems).toEqual([]);
     expect(watched.offsite).toEqual([]);
   });

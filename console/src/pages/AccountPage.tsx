@@ -1,4 +1,4 @@
-import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
+import { useApolloClient, useMutation, useQuery, useSubscription } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { createContext, type FormEvent, useContext, useEffect, useRef, useState } from 'react';
 import { Button, FieldError, Input, Label, Link, TextField } from 'react-aria-components';
@@ -432,6 +432,36 @@ function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDelet
   );
 }
 
+const LiveAccountUpdated = graphql(`
+  subscription LiveAccountUpdated($accountId: ID!) {
+    accountUpdated(accountId: $accountId) {
+      id
+    }
+  }
+`);
+
+const LiveTransactionPosted = graphql(`
+  subscription LiveTransactionPosted($accountId: ID!) {
+    transactionPosted(accountId: $accountId) {
+      transactionId
+    }
+  }
+`);
+
+/**
+ * The page follows its own account: a change by anyone (another tab, another agent, the end of day) or a posting
+ * reads the summary, the transactions and the recent events again, so what the page shows is never stale.
+ */
+function useLiveAccount(accountId: string, skip: boolean) {
+  const client = useApolloClient();
+  const reread = () =>
+    void client
+      .refetchQueries({ include: ['AccountSummary', 'AccountTransactions', 'AccountRecentEvents'] })
+      .catch(() => undefined);
+  useSubscription(LiveAccountUpdated, { variables: { accountId }, skip, onData: reread });
+  useSubscription(LiveTransactionPosted, { variables: { accountId }, skip, onData: reread });
+}
+
 export function AccountPage({ accountId }: { accountId: string }) {
   const withHolders = useCan('customers:read');
   const canTransfer = useCan('transactions:write');
@@ -443,6 +473,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
     skip: deleted !== null,
   });
   const account = data?.account;
+  useLiveAccount(accountId, deleted !== null || !account);
   if (deleted) {
     return (
       <>
