@@ -310,7 +310,8 @@ describe('the console in a browser', () => {
       await lift.getByRole('button', { name: 'Lift frozen' }).click();
       await page.getByText('No flags are set.').waitFor();
       await page.getByRole('button', { name: 'Review transfer' }).click();
-      await expect(page.getByText(/Transfer \$12\.50 from this account/).isVisible()).resolves.toBe(true);
+      // The review renders after the click's state update; wait for it rather than sample it once.
+      await page.getByText(/Transfer \$12\.50 from this account/).waitFor();
       const before = transferBodies.length;
       await page.getByRole('button', { name: 'Confirm transfer' }).dblclick();
       await page.getByRole('status').filter({ hasText: 'Transferred $12.50' }).waitFor();
