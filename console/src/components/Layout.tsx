@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { paths, useRoute } from '../router';
+import { GlobalSearch } from '../search/GlobalSearch';
 import { useViewer } from '../viewer';
 
 /** Header, navigation (the pages the token may read) and the page's own content. */
@@ -34,6 +35,7 @@ export function Layout({ children }: { children: ReactNode }) {
             ))}
           </ul>
         </nav>
+        <GlobalSearch />
         <div className="session">
           <details className="signed-in">
             <summary>
