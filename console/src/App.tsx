@@ -5,6 +5,7 @@ import { Layout } from './components/Layout';
 import { graphql } from './gql';
 import { clearPendingSignIn, completeOidcSignIn, configuredOidc, endOidcSession, isOidcCallback } from './oidc';
 import { AccountPage } from './pages/AccountPage';
+import { AccountsPage } from './pages/AccountsPage';
 import { AuditPage } from './pages/AuditPage';
 import { ClockPage } from './pages/ClockPage';
 import { CustomerPage } from './pages/CustomerPage';
@@ -202,6 +203,8 @@ function CurrentPage() {
       return <NewCustomerPage />;
     case 'customer':
       return <CustomerPage customerId={route.customerId} />;
+    case 'accounts':
+      return <AccountsPage />;
     case 'account':
       return <AccountPage accountId={route.accountId} />;
     case 'events':

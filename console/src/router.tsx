@@ -13,6 +13,7 @@ export type Route =
   | { page: 'customers' }
   | { page: 'new-customer' }
   | { page: 'customer'; customerId: string }
+  | { page: 'accounts' }
   | { page: 'account'; accountId: string }
   | { page: 'events' }
   | { page: 'webhooks' }
@@ -26,6 +27,7 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'customers')) return { page: 'customers' };
   if (parts.length === 2 && parts[0] === 'customers' && parts[1] === 'new') return { page: 'new-customer' };
   if (parts.length === 2 && parts[0] === 'customers') return { page: 'customer', customerId: parts[1]! };
+  if (parts.length === 1 && parts[0] === 'accounts') return { page: 'accounts' };
   if (parts.length === 2 && parts[0] === 'accounts') return { page: 'account', accountId: parts[1]! };
   if (parts.length === 1 && (parts[0] === 'events' || parts[0] === 'webhooks' || parts[0] === 'audit'))
     return { page: parts[0] };
@@ -38,6 +40,7 @@ export const paths = {
   customers: () => `${BASE}/customers`,
   newCustomer: () => `${BASE}/customers/new`,
   customer: (customerId: string) => `${BASE}/customers/${encodeURIComponent(customerId)}`,
+  accounts: () => `${BASE}/accounts`,
   account: (accountId: string) => `${BASE}/accounts/${encodeURIComponent(accountId)}`,
   events: () => `${BASE}/events`,
   webhooks: () => `${BASE}/webhooks`,

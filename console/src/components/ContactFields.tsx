@@ -1,4 +1,5 @@
-import { Button, Input, Label, TextField } from 'react-aria-components';
+import { Button } from 'react-aria-components';
+import { ProblemTextField } from './FormProblems';
 
 export interface PhoneDraft {
   type: string;
@@ -46,9 +47,24 @@ export function listsInput(draft: ContactDraft) {
   };
 }
 
+const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'zip'] as const;
+
+/** The label a contact field has in `ContactFields`, by the API's field path (`emails.0` → "Email 1"). */
+export function contactLabel(field: string): string | undefined {
+  if (field === 'preferredName') return 'Preferred name';
+  const [list, at, part] = field.split('.');
+  const index = Number(at) + 1;
+  if (!Number.isInteger(index)) return undefined;
+  if (list === 'emails' && part === undefined) return `Email ${index}`;
+  if (list === 'phoneNumbers' && (part === 'type' || part === 'number')) return `Phone ${index} ${part}`;
+  if (list === 'addresses' && ADDRESS_PARTS.some((name) => name === part)) return `Address ${index} ${part}`;
+  return undefined;
+}
+
 /**
  * Editors for the preferred name and the lists of emails, phone numbers and addresses: each entry with its own
- * labelled fields and a button to remove it, and a button to add one (the API takes up to 10 of each).
+ * labelled fields and a button to remove it, and a button to add one (the API takes up to 10 of each). Inside
+ * `FormProblems`, each field shows the API's refusal of it (`emails.0`, `addresses.1.zip`).
  */
 export function ContactFields({
   draft,
@@ -63,73 +79,76 @@ export function ContactFields({
   return (
     <>
       {withPreferredName ? (
-        <TextField
-          className="field"
+        <ProblemTextField
+          field="preferredName"
+          label={contactLabel('preferredName')}
           value={draft.preferredName}
           onChange={(preferredName) => onChange({ ...draft, preferredName })}
           isRequired
           maxLength={100}
-        >
-          <Label>Preferred name</Label>
-          <Input />
-        </TextField>
+        />
       ) : null}
       <fieldset className="entries">
         <legend>Emails</legend>
         {draft.emails.map((email, index) => (
           <div className="entry" key={index}>
-            <TextField
-              className="field"
+            <ProblemTextField
+              field={`emails.${index}`}
+              label={`Email ${index + 1}`}
               type="email"
               value={email}
               onChange={(value) => onChange({ ...draft, emails: replaced(draft.emails, index, value) })}
+            />
+            <Button
+              className="react-aria-Button secondary"
+              onPress={() => onChange({ ...draft, emails: without(draft.emails, index) })}
             >
-              <Label>Email {index + 1}</Label>
-              <Input />
-            </TextField>
-            <Button onPress={() => onChange({ ...draft, emails: without(draft.emails, index) })}>
               Remove email {index + 1}
             </Button>
           </div>
         ))}
         {draft.emails.length < 10 ? (
-          <Button onPress={() => onChange({ ...draft, emails: [...draft.emails, ''] })}>Add an email</Button>
+          <Button
+            className="react-aria-Button secondary"
+            onPress={() => onChange({ ...draft, emails: [...draft.emails, ''] })}
+          >
+            Add an email
+          </Button>
         ) : null}
       </fieldset>
       <fieldset className="entries">
         <legend>Phone numbers</legend>
         {draft.phoneNumbers.map((phone, index) => (
           <div className="entry" key={index}>
-            <TextField
-              className="field"
-              value={phone.type}
-              onChange={(type) =>
-                onChange({ ...draft, phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, type }) })
-              }
-              isRequired
+            {(['type', 'number'] as const).map((part) => (
+              <ProblemTextField
+                key={part}
+                field={`phoneNumbers.${index}.${part}`}
+                label={`Phone ${index + 1} ${part}`}
+                type={part === 'number' ? 'tel' : undefined}
+                value={phone[part]}
+                onChange={(value) =>
+                  onChange({
+                    ...draft,
+                    phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, [part]: value }),
+                  })
+                }
+                isRequired
+              />
+            ))}
+            <Button
+              className="react-aria-Button secondary"
+              onPress={() => onChange({ ...draft, phoneNumbers: without(draft.phoneNumbers, index) })}
             >
-              <Label>Phone {index + 1} type</Label>
-              <Input />
-            </TextField>
-            <TextField
-              className="field"
-              type="tel"
-              value={phone.number}
-              onChange={(number) =>
-                onChange({ ...draft, phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, number }) })
-              }
-              isRequired
-            >
-              <Label>Phone {index + 1} number</Label>
-              <Input />
-            </TextField>
-            <Button onPress={() => onChange({ ...draft, phoneNumbers: without(draft.phoneNumbers, index) })}>
               Remove phone {index + 1}
             </Button>
           </div>
         ))}
         {draft.phoneNumbers.length < 10 ? (
-          <Button onPress={() => onChange({ ...draft, phoneNumbers: [...draft.phoneNumbers, NEW_PHONE] })}>
+          <Button
+            className="react-aria-Button secondary"
+            onPress={() => onChange({ ...draft, phoneNumbers: [...draft.phoneNumbers, NEW_PHONE] })}
+          >
             Add a phone number
           </Button>
         ) : null}
@@ -138,29 +157,31 @@ export function ContactFields({
         <legend>Addresses</legend>
         {draft.addresses.map((address, index) => (
           <div className="entry" key={index}>
-            {(['type', 'street', 'city', 'state', 'zip'] as const).map((part) => (
-              <TextField
+            {ADDRESS_PARTS.map((part) => (
+              <ProblemTextField
                 key={part}
-                className="field"
+                field={`addresses.${index}.${part}`}
+                label={`Address ${index + 1} ${part}`}
                 value={address[part]}
                 onChange={(value) =>
                   onChange({ ...draft, addresses: replaced(draft.addresses, index, { ...address, [part]: value }) })
                 }
                 isRequired
-              >
-                <Label>
-                  Address {index + 1} {part}
-                </Label>
-                <Input />
-              </TextField>
+              />
             ))}
-            <Button onPress={() => onChange({ ...draft, addresses: without(draft.addresses, index) })}>
+            <Button
+              className="react-aria-Button secondary"
+              onPress={() => onChange({ ...draft, addresses: without(draft.addresses, index) })}
+            >
               Remove address {index + 1}
             </Button>
           </div>
         ))}
         {draft.addresses.length < 10 ? (
-          <Button onPress={() => onChange({ ...draft, addresses: [...draft.addresses, NEW_ADDRESS] })}>
+          <Button
+            className="react-aria-Button secondary"
+            onPress={() => onChange({ ...draft, addresses: [...draft.addresses, NEW_ADDRESS] })}
+          >
             Add an address
           </Button>
         ) : null}

@@ -15,6 +15,12 @@ export function Layout({ children }: { children: ReactNode }) {
       scope: 'customers:read',
       current: route.page === 'customers' || route.page === 'customer' || route.page === 'new-customer',
     },
+    {
+      href: paths.accounts(),
+      label: 'Accounts',
+      scope: 'accounts:read',
+      current: route.page === 'accounts' || route.page === 'account',
+    },
     { href: paths.events(), label: 'Events', scope: 'events:read', current: route.page === 'events' },
     { href: paths.webhooks(), label: 'Webhooks', scope: 'webhooks:read', current: route.page === 'webhooks' },
     { href: paths.audit(), label: 'Audit', scope: 'audit:read', current: route.page === 'audit' },

@@ -6,6 +6,8 @@ import { downloadFile } from '../api/download';
 import { BalanceChart } from '../components/BalanceChart';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
+import { FormProblems, ProblemTextField } from '../components/FormProblems';
+import { RecordSearch } from '../search/RecordSearch';
 import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
@@ -454,10 +456,25 @@ const LiveTransactionPosted = graphql(`
  */
 function useLiveAccount(accountId: string, skip: boolean) {
   const client = useApolloClient();
-  const reread = () =>
+  // One reading at a time, and one more after it when a change arrived meanwhile: Apollo joins a refetch to the
+  // same query already in flight, whose answer may predate the change (a deposit just after a flag's lifting).
+  const reading = useRef({ inFlight: false, again: false });
+  const reread = () => {
+    if (reading.current.inFlight) {
+      reading.current.again = true;
+      return;
+    }
+    reading.current.inFlight = true;
     void client
       .refetchQueries({ include: ['AccountSummary', 'AccountTransactions', 'AccountRecentEvents'] })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        reading.current.inFlight = false;
+        if (!reading.current.again) return;
+        reading.current.again = false;
+        reread();
+      });
+  };
   useSubscription(LiveAccountUpdated, { variables: { accountId }, skip, onData: reread });
   useSubscription(LiveTransactionPosted, { variables: { accountId }, skip, onData: reread });
 }
@@ -665,6 +682,14 @@ function Holders({
       </ul>
       {canWrite ? (
         <form onSubmit={add} className="inline-form">
+          <RecordSearch
+            className="field picker"
+            label="Find a new holder"
+            showLabel
+            kinds={['customer']}
+            placeholder="A name, an email, a phone or an id"
+            onPick={(picked) => setCustomerId(picked.id)}
+          />
           <TextField className="field" value={customerId} onChange={setCustomerId} isRequired>
             <Label>Customer id of a new holder</Label>
             <Input />
@@ -829,23 +854,43 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
               ))}
             </select>
           </div>
-          <TextField className="field" value={reason} onChange={setReason} isRequired maxLength={500}>
-            <Label>Reason</Label>
-            <Input />
-          </TextField>
-          <TextField className="field" value={until} onChange={setUntil} type="datetime-local">
-            <Label>Lifts itself at (your time; optional)</Label>
-            <Input />
-          </TextField>
-          <Button type="submit" isDisabled={busy}>
-            Set {flagLabel(flag).toLowerCase()}
-          </Button>
+          <FormProblems error={set.error} labels={(field) => FLAG_FORM_LABELS[field]}>
+            <ProblemTextField
+              field="reason"
+              label={FLAG_FORM_LABELS.reason}
+              value={reason}
+              onChange={setReason}
+              isRequired
+              maxLength={500}
+              validate={(value) => (value.trim() === '' ? 'Enter the reason the flag is set.' : null)}
+            />
+            <ProblemTextField
+              field="until"
+              label={FLAG_FORM_LABELS.until}
+              value={until}
+              onChange={setUntil}
+              type="datetime-local"
+              validate={(value) =>
+                value !== '' && new Date(value).getTime() <= Date.now() ? 'The end must be in the future.' : null
+              }
+            />
+            <Button type="submit" isDisabled={busy}>
+              Set {flagLabel(flag).toLowerCase()}
+            </Button>
+            <ProblemMessage error={set.error} />
+          </FormProblems>
         </form>
-      ) : null}
-      <ProblemMessage error={set.error} />
+      ) : (
+        <ProblemMessage error={set.error} />
+      )}
     </section>
   );
 }
+
+const FLAG_FORM_LABELS: Readonly<Record<string, string>> = {
+  reason: 'Reason',
+  until: 'Lifts itself at (your time; optional)',
+};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

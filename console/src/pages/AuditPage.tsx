@@ -2,6 +2,7 @@ import { useQuery } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { type FormEvent, useState } from 'react';
 import { Button, Input, Label, TextField } from 'react-aria-components';
+import { ProblemTextField } from '../components/FormProblems';
 import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
@@ -97,6 +98,9 @@ interface FilterDraft {
 const NO_FILTER: FilterDraft = { principalId: '', operation: '', resourceId: '', from: '', to: '' };
 
 /** A `datetime-local` value (the browser's time zone) as an ISO 8601 instant in UTC; empty: none. */
+/** The API's record ids are UUIDs; anything else would be refused (VALIDATION_FAILED), so it is said here first. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const instantOf = (local: string): string | undefined => {
   if (local.trim() === '') return undefined;
   const date = new Date(local);
@@ -143,32 +147,30 @@ export function AuditPage() {
             ))}
           </select>
         </label>
-        <TextField
-          className="field"
+        <ProblemTextField
+          field="resourceId"
+          label="Record id"
           value={draft.resourceId}
           onChange={(resourceId) => setDraft({ ...draft, resourceId })}
-        >
-          <Label>Record id</Label>
-          <Input />
-        </TextField>
-        <TextField
-          className="field"
+          validate={(value) => (value.trim() === '' || UUID.test(value.trim()) ? null : 'A record id is a UUID.')}
+        />
+        <ProblemTextField
+          field="from"
+          label="From"
           type="datetime-local"
           value={draft.from}
           onChange={(from) => setDraft({ ...draft, from })}
-        >
-          <Label>From</Label>
-          <Input />
-        </TextField>
-        <TextField
-          className="field"
+        />
+        <ProblemTextField
+          field="to"
+          label="Before"
           type="datetime-local"
           value={draft.to}
           onChange={(to) => setDraft({ ...draft, to })}
-        >
-          <Label>Before</Label>
-          <Input />
-        </TextField>
+          validate={(to) =>
+            to !== '' && draft.from !== '' && new Date(to) <= new Date(draft.from) ? 'Before must be after From.' : null
+          }
+        />
         <Button type="submit">Apply filters</Button>
         <Button
           onPress={() => {

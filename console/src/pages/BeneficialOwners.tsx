@@ -10,6 +10,7 @@ import { customerName, enumLabel, instant } from '../format';
 import { graphql } from '../gql';
 import type { BeneficialOwnerProng, CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
+import { RecordSearch } from '../search/RecordSearch';
 
 const AddBeneficialOwner = graphql(`
   mutation AddBeneficialOwner($businessCustomerId: ID!, $input: AddBeneficialOwnerInput!) {
@@ -176,6 +177,14 @@ function AddOwnerForm({ businessId }: { businessId: string }) {
   };
   return (
     <form onSubmit={submit} className="stacked-form" aria-label="Add a beneficial owner">
+      <RecordSearch
+        className="field picker"
+        label="Find the owner"
+        showLabel
+        kinds={['customer']}
+        placeholder="A name, an email, a phone or an id"
+        onPick={(picked) => setDraft({ ...draft, customerId: picked.id })}
+      />
       <TextField
         className="field"
         value={draft.customerId}

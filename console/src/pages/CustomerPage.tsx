@@ -1,8 +1,10 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
 import { type FormEvent, useState } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { type ContactDraft, ContactFields, contactInput, listsInput } from '../components/ContactFields';
+import { ConflictNotice, isConflict } from '../components/ConflictNotice';
+import { type ContactDraft, ContactFields, contactInput, contactLabel, listsInput } from '../components/ContactFields';
+import { FormProblems } from '../components/FormProblems';
 import { MetadataSection } from '../components/MetadataSection';
 import { RecentEvents } from '../components/RecentEvents';
 import { ProblemMessage } from '../components/ProblemMessage';
@@ -141,6 +143,15 @@ const draftOf = (customer: Details): ContactDraft => ({
   addresses: customer.addresses.map(({ type, street, city, state, zip }) => ({ type, street, city, state, zip })),
 });
 
+/** The fields of `after` that differ from `before` (lists compared whole: the API replaces a list). */
+function changedContact<T extends object>(before: T, after: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(after).filter(
+      ([field, value]) => JSON.stringify(value) !== JSON.stringify((before as Record<string, unknown>)[field]),
+    ),
+  ) as Partial<T>;
+}
+
 /**
  * The contact fields the contract lets change (preferred name, emails, phone numbers, addresses), changed only
  * if the customer is still as read (`expectedVersion`: otherwise PRECONDITION_FAILED, shown, and nothing
@@ -148,7 +159,11 @@ const draftOf = (customer: Details): ContactDraft => ({
  */
 function EditContact({ customer }: { customer: Details }) {
   const [draft, setDraft] = useState<ContactDraft | null>(null);
+  // The fields as the form opened with them: only what the user changed is sent, so a reapply after a conflict
+  // keeps what the other change did to the rest.
+  const [opened, setOpened] = useState<ContactDraft | null>(null);
   const [updateCustomer, result] = useMutation(UpdateCustomer);
+  const client = useApolloClient();
   const [saved, setSaved] = useState(false);
   if (!draft) {
     return (
@@ -165,6 +180,7 @@ function EditContact({ customer }: { customer: Details }) {
             setSaved(false);
             result.reset();
             setDraft(draftOf(customer));
+            setOpened(draftOf(customer));
           }}
         >
           Edit contact details
@@ -172,14 +188,16 @@ function EditContact({ customer }: { customer: Details }) {
       </section>
     );
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void updateCustomer({
+  const save = (expectedVersion: number) =>
+    updateCustomer({
       variables: {
         customerId: customer.customerId,
         // A business has no preferred name (FIELD_NOT_FOR_CUSTOMER_TYPE): only its contact lists are sent.
-        input: customer.business ? listsInput(draft) : contactInput(draft),
-        expectedVersion: customer.version,
+        input: changedContact(
+          customer.business ? listsInput(opened ?? draft) : contactInput(opened ?? draft),
+          customer.business ? listsInput(draft) : contactInput(draft),
+        ),
+        expectedVersion,
       },
     })
       .then((answer) => {
@@ -189,22 +207,37 @@ function EditContact({ customer }: { customer: Details }) {
         }
       })
       .catch(() => undefined);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save(customer.version);
+  };
+  // The page reads the customer again (its profile shows the other change); the draft is sent over that version.
+  const reapply = async () => {
+    const [reread] = (await client.refetchQueries({ include: [CustomerDetails] })) as { data?: CustomerDetailsQuery }[];
+    const version = reread?.data?.customer?.version;
+    if (version !== undefined) await save(version);
   };
   return (
     <section aria-labelledby="edit-heading">
       <h2 id="edit-heading">Contact details</h2>
       <form onSubmit={submit} className="stacked-form wide-form">
-        <ContactFields draft={draft} onChange={setDraft} withPreferredName={!customer.business} />
-        <div className="actions">
-          <Button type="submit" isDisabled={result.loading}>
-            Save changes
-          </Button>
-          <Button className="react-aria-Button secondary" onPress={() => setDraft(null)} isDisabled={result.loading}>
-            Cancel
-          </Button>
-        </div>
+        <FormProblems error={result.error} labels={contactLabel}>
+          <ContactFields draft={draft} onChange={setDraft} withPreferredName={!customer.business} />
+          <div className="actions">
+            <Button type="submit" isDisabled={result.loading}>
+              Save changes
+            </Button>
+            <Button className="react-aria-Button secondary" onPress={() => setDraft(null)} isDisabled={result.loading}>
+              Cancel
+            </Button>
+          </div>
+          {isConflict(result.error) ? (
+            <ConflictNotice what="this customer" busy={result.loading} onReapply={() => void reapply()} />
+          ) : (
+            <ProblemMessage error={result.error} />
+          )}
+        </FormProblems>
       </form>
-      <ProblemMessage error={result.error} />
     </section>
   );
 }

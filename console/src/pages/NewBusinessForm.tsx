@@ -1,8 +1,8 @@
 import { useMutation } from '@apollo/client/react';
-import { type FormEvent, type ReactNode, useRef, useState } from 'react';
-import { Button, FieldError, Input, Label, TextField } from 'react-aria-components';
-import { fieldProblems } from '../api/errors';
-import { type ContactDraft, ContactFields, listsInput } from '../components/ContactFields';
+import { type FormEvent, useRef, useState } from 'react';
+import { Button } from 'react-aria-components';
+import { type ContactDraft, ContactFields, contactLabel, listsInput } from '../components/ContactFields';
+import { FormProblems, ProblemTextField } from '../components/FormProblems';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { entityTypeLabel } from '../format';
 import { graphql } from '../gql';
@@ -53,6 +53,22 @@ const EMPTY: BusinessDraft = {
 };
 const NO_CONTACT: ContactDraft = { preferredName: '', emails: [''], phoneNumbers: [], addresses: [] };
 
+/** The labels of a business's fields, by the API's field names (the error summary links to them by these). */
+const BUSINESS_LABELS = {
+  legalName: 'Legal name',
+  doingBusinessAs: 'Doing business as (optional)',
+  taxId: 'Tax id (EIN)',
+  formationDate: 'Formation date',
+  formationState: 'Formation state (optional)',
+  formationCountry: 'Formation country (ISO code, e.g. US)',
+  industry: 'Industry (NAICS code, optional)',
+  website: 'Website (optional)',
+  externalId: 'External id (optional)',
+} as const;
+
+const businessLabel = (field: string) =>
+  Object.hasOwn(BUSINESS_LABELS, field) ? BUSINESS_LABELS[field as keyof typeof BUSINESS_LABELS] : contactLabel(field);
+
 /** An optional field: left out when blank. */
 const optional = <K extends string>(name: K, value: string) =>
   (value.trim() === '' ? {} : { [name]: value.trim() }) as Partial<Record<K, string>>;
@@ -73,7 +89,6 @@ export function NewBusinessForm() {
   const key = useRef<string | null>(null);
   const inFlight = useRef(false);
   const [createBusiness, result] = useMutation(CreateBusinessCustomer);
-  const problems = fieldProblems(result.error);
   const changed =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -120,93 +135,65 @@ export function NewBusinessForm() {
     }
   };
 
-  /** A refusal of the API for this field, as the field's error (announced with it, aria-describedby). */
-  const problemOf = (name: string): ReactNode => {
-    const problem = problems.get(name);
-    return problem ? (
-      <FieldError className="field-problem">
-        <code>{problem.code}</code> {problem.message}
-      </FieldError>
-    ) : null;
-  };
   const field = (
     name: Exclude<keyof BusinessDraft, 'entityType'>,
-    label: string,
-    props: { isRequired?: boolean; type?: string; maxLength?: number; description?: string } = {},
+    props: { isRequired?: boolean; type?: string; maxLength?: number } = {},
   ) => (
-    <TextField
-      className="field"
+    <ProblemTextField
+      field={name}
+      label={BUSINESS_LABELS[name]}
       value={draft[name]}
       onChange={changed((value: string) => setDraft({ ...draft, [name]: value }))}
-      isInvalid={problems.has(name)}
-      validationBehavior="aria"
       {...props}
-    >
-      <Label>{label}</Label>
-      <Input />
-      {problemOf(name)}
-    </TextField>
+    />
   );
-  // Refusals no field of this form shows (e.g. of a contact list entry): listed with the refusal.
-  const elsewhere = [...problems].filter(([name]) => !(name in EMPTY) && name !== 'taxId');
 
   return (
     <form onSubmit={(event) => void submit(event)} className="stacked-form wide-form" aria-label="New business">
-      {field('legalName', 'Legal name', { isRequired: true, maxLength: 200 })}
-      {field('doingBusinessAs', 'Doing business as (optional)', { maxLength: 200 })}
-      <TextField
-        className="field"
-        value={taxId}
-        onChange={changed(setTaxId)}
-        isRequired
-        autoComplete="off"
-        isInvalid={problems.has('taxId')}
-        validationBehavior="aria"
-      >
-        <Label>Tax id (EIN)</Label>
-        <Input
-          className="react-aria-Input masked"
-          name="business-tax-id"
-          spellCheck={false}
-          autoCorrect="off"
-          autoCapitalize="off"
+      <FormProblems error={result.error} labels={businessLabel}>
+        {field('legalName', { isRequired: true, maxLength: 200 })}
+        {field('doingBusinessAs', { maxLength: 200 })}
+        <ProblemTextField
+          field="taxId"
+          label={BUSINESS_LABELS.taxId}
+          value={taxId}
+          onChange={changed(setTaxId)}
+          isRequired
+          autoComplete="off"
+          inputProps={{
+            className: 'react-aria-Input masked',
+            name: 'business-tax-id',
+            spellCheck: false,
+            autoCorrect: 'off',
+            autoCapitalize: 'off',
+          }}
         />
-        {problemOf('taxId')}
-      </TextField>
-      <div className="field">
-        <label htmlFor="entity-type">Entity type</label>
-        <select
-          id="entity-type"
-          value={draft.entityType}
-          onChange={(event) => changed(setDraft)({ ...draft, entityType: event.target.value as EntityType })}
-        >
-          {ENTITY_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {entityTypeLabel(type)}
-            </option>
-          ))}
-        </select>
-      </div>
-      {field('formationDate', 'Formation date', { isRequired: true, type: 'date' })}
-      {field('formationState', 'Formation state (optional)', { maxLength: 100 })}
-      {field('formationCountry', 'Formation country (ISO code, e.g. US)', { isRequired: true, maxLength: 2 })}
-      {field('industry', 'Industry (NAICS code, optional)', { maxLength: 6 })}
-      {field('website', 'Website (optional)')}
-      <ContactFields draft={contact} onChange={changed(setContact)} withPreferredName={false} />
-      {field('externalId', 'External id (optional)', { maxLength: 128 })}
-      <Button type="submit" isDisabled={result.loading}>
-        Create business
-      </Button>
-      <ProblemMessage error={result.error} />
-      {elsewhere.length > 0 ? (
-        <ul className="problem" aria-label="Other problems">
-          {elsewhere.map(([name, problem]) => (
-            <li key={name}>
-              <code>{name}</code>: <code>{problem.code}</code> {problem.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+        <div className="field">
+          <label htmlFor="entity-type">Entity type</label>
+          <select
+            id="entity-type"
+            value={draft.entityType}
+            onChange={(event) => changed(setDraft)({ ...draft, entityType: event.target.value as EntityType })}
+          >
+            {ENTITY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {entityTypeLabel(type)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {field('formationDate', { isRequired: true, type: 'date' })}
+        {field('formationState', { maxLength: 100 })}
+        {field('formationCountry', { isRequired: true, maxLength: 2 })}
+        {field('industry', { maxLength: 6 })}
+        {field('website')}
+        <ContactFields draft={contact} onChange={changed(setContact)} withPreferredName={false} />
+        {field('externalId', { maxLength: 128 })}
+        <Button type="submit" isDisabled={result.loading}>
+          Create business
+        </Button>
+        <ProblemMessage error={result.error} />
+      </FormProblems>
     </form>
   );
 }

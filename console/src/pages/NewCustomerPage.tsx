@@ -1,7 +1,8 @@
 import { useMutation } from '@apollo/client/react';
 import { type FormEvent, useRef, useState } from 'react';
-import { Button, Input, Label, TextField } from 'react-aria-components';
-import { type ContactDraft, ContactFields, contactInput } from '../components/ContactFields';
+import { Button } from 'react-aria-components';
+import { type ContactDraft, ContactFields, contactInput, contactLabel } from '../components/ContactFields';
+import { FormProblems, ProblemTextField } from '../components/FormProblems';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { graphql } from '../gql';
 import { paths, useRoute } from '../router';
@@ -25,6 +26,28 @@ interface IdentityDraft {
   dateOfBirth: string;
   externalId: string;
 }
+
+/** The labels of a person's fields, by the API's field names (the error summary links to them by these). */
+const PERSON_LABELS = {
+  firstName: 'First name',
+  middleName: 'Middle name (optional)',
+  lastName: 'Last name',
+  dateOfBirth: 'Date of birth',
+  socialSecurityNumber: 'Social security number',
+  documentLocatorNumber: 'Document locator number',
+  externalId: 'External id (optional)',
+} as const;
+
+const personLabel = (field: string) =>
+  Object.hasOwn(PERSON_LABELS, field) ? PERSON_LABELS[field as keyof typeof PERSON_LABELS] : contactLabel(field);
+
+/** The masked inputs of secrets: no spelling help, which would send what is typed elsewhere. */
+const MASKED = {
+  className: 'react-aria-Input masked',
+  spellCheck: false,
+  autoCorrect: 'off',
+  autoCapitalize: 'off',
+} as const;
 
 const digitsOnly = (value: string) => (value === '' || /^\d+$/.test(value.trim()) ? null : 'Digits only.');
 
@@ -136,50 +159,51 @@ function NewPersonForm() {
 
   const field = (
     name: keyof IdentityDraft,
-    label: string,
     props: { isRequired?: boolean; type?: string; maxLength?: number } = {},
   ) => (
-    <TextField
-      className="field"
+    <ProblemTextField
+      field={name}
+      label={PERSON_LABELS[name]}
       value={identity[name]}
       onChange={changed((value: string) => setIdentity({ ...identity, [name]: value }))}
       {...props}
-    >
-      <Label>{label}</Label>
-      <Input />
-    </TextField>
+    />
   );
 
   return (
-    <>
-      <form onSubmit={(event) => void submit(event)} className="stacked-form wide-form" aria-label="New individual">
-        {field('firstName', 'First name', { isRequired: true, maxLength: 100 })}
-        {field('middleName', 'Middle name (optional)', { maxLength: 100 })}
-        {field('lastName', 'Last name', { isRequired: true, maxLength: 100 })}
-        {field('dateOfBirth', 'Date of birth', { isRequired: true, type: 'date' })}
-        <TextField className="field" value={ssn} onChange={changed(setSsn)} isRequired autoComplete="off">
-          <Label>Social security number</Label>
-          <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
-        </TextField>
-        <TextField
-          className="field"
+    <form onSubmit={(event) => void submit(event)} className="stacked-form wide-form" aria-label="New individual">
+      <FormProblems error={result.error} labels={personLabel}>
+        {field('firstName', { isRequired: true, maxLength: 100 })}
+        {field('middleName', { maxLength: 100 })}
+        {field('lastName', { isRequired: true, maxLength: 100 })}
+        {field('dateOfBirth', { isRequired: true, type: 'date' })}
+        <ProblemTextField
+          field="socialSecurityNumber"
+          label={PERSON_LABELS.socialSecurityNumber}
+          value={ssn}
+          onChange={changed(setSsn)}
+          isRequired
+          autoComplete="off"
+          inputProps={MASKED}
+        />
+        <ProblemTextField
+          field="documentLocatorNumber"
+          label={PERSON_LABELS.documentLocatorNumber}
           value={documentLocatorNumber}
           onChange={changed(setDocumentLocatorNumber)}
           isRequired
           autoComplete="off"
           inputMode="numeric"
           validate={digitsOnly}
-        >
-          <Label>Document locator number</Label>
-          <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
-        </TextField>
+          inputProps={MASKED}
+        />
         <ContactFields draft={contact} onChange={changed(setContact)} />
-        {field('externalId', 'External id (optional)', { maxLength: 128 })}
+        {field('externalId', { maxLength: 128 })}
         <Button type="submit" isDisabled={result.loading}>
           Create customer
         </Button>
-      </form>
-      <ProblemMessage error={result.error} />
-    </>
+        <ProblemMessage error={result.error} />
+      </FormProblems>
+    </form>
   );
 }

@@ -212,6 +212,7 @@ export function RecordSearch({
   description,
   inputRef,
   className,
+  showLabel = false,
 }: {
   label: string;
   kinds: readonly ('customer' | 'account')[];
@@ -220,6 +221,8 @@ export function RecordSearch({
   description?: ReactNode;
   inputRef?: RefObject<HTMLInputElement>;
   className?: string;
+  /** A picker in a form shows its label; the header's search is labelled by its placeholder and landmark. */
+  showLabel?: boolean;
 }) {
   const viewer = useViewer();
   const ownInput = useRef<HTMLInputElement>(null);
@@ -288,7 +291,7 @@ export function RecordSearch({
         onPick(result);
       }}
     >
-      <Label className="visually-hidden">{label}</Label>
+      <Label className={showLabel ? undefined : 'visually-hidden'}>{label}</Label>
       <Input ref={input} placeholder={placeholder} />
       {description ? (
         <Text slot="description" className="hint">

@@ -1,0 +1,111 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { expectAccessible, signIn, watchedPages } from './helpers.js';
+
+/**
+ * The console's accounts list (`/console/accounts`): the environment's accounts a page at a time, filtered by
+ * type, currency, a flag set and an external id as the API's `accounts(filter)` filters them; each row links to
+ * its account. A currency that is not three letters is said at its field before anything is sent.
+ */
+
+let service: TestService;
+let browser: Browser | undefined;
+const suffix = Date.now().toString(36);
+let checkingId: string;
+let holderId: string;
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await service.call(method, path, { body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.json.data;
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  const customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ lastName: `Listed${suffix}` })))
+    .customerId as string;
+  checkingId = (
+    await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: `Listed Checking ${suffix}` }))
+  ).accountId as string;
+  holderId = (
+    await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Picked', lastName: `Holder${suffix}` }))
+  ).customerId as string;
+  const savings = await ok(
+    'POST',
+    '/sandbox/account',
+    buildAccountInput([customerId], { name: `Listed Euro Savings ${suffix}`, type: 'SAVINGS', currency: 'EUR' }),
+  );
+  await ok('PUT', `/sandbox/account/${savings.accountId}/flags/FROZEN`, { reason: 'Card reported stolen' });
+  if (hasChromium()) browser = await launchHeadlessChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const browserIt = hasChromium() ? it : it.skip;
+
+describe('the console’s accounts list', () => {
+  const { open, expectClean } = watchedPages(
+    () => browser!,
+    () => service.url,
+  );
+
+  browserIt('lists accounts, filters them by type, currency and flag, and opens one', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/customers`);
+    await signIn(page, service.token);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Accounts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Accounts' }).waitFor();
+    const table = page.getByRole('table', { name: 'Accounts, oldest first' });
+    await table.getByRole('link', { name: `Listed Checking ${suffix}` }).waitFor();
+    await expectAccessible(page, 'accounts list');
+
+    const filters = page.getByRole('form', { name: 'Account filters' });
+    await filters.getByRole('textbox', { name: 'Currency (e.g. USD)' }).fill('US');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await filters.getByText('A currency is three letters.').waitFor();
+
+    await filters.getByRole('textbox', { name: 'Currency (e.g. USD)' }).fill('eur');
+    await filters.getByLabel('Flag set').selectOption('FROZEN');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => table.getByRole('link').allInnerTexts()).toContain(`Listed Euro Savings ${suffix}`);
+    const names = await table.getByRole('link').allInnerTexts();
+    expect(names).not.toContain(`Listed Checking ${suffix}`);
+    const row = table.getByRole('row').filter({ hasText: `Listed Euro Savings ${suffix}` });
+    expect(await row.innerText()).toMatch(/SAVINGS[\s\S]*Frozen/);
+
+    await filters.getByRole('textbox', { name: 'Type (e.g. CHECKING)' }).fill('checking');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No account matches.').waitFor();
+
+    await filters.getByRole('button', { name: 'Clear filters' }).click();
+    await table.getByRole('link', { name: `Listed Euro Savings ${suffix}` }).click();
+    await page.getByRole('heading', { level: 1, name: `Listed Euro Savings ${suffix}` }).waitFor();
+    expectClean();
+  });
+
+  browserIt('finds a new holder by name as one types, fills in the id and adds the holder', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${checkingId}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: `Listed Checking ${suffix}` }).waitFor();
+    const picker = page.getByRole('combobox', { name: 'Find a new holder' });
+    // As a person does: into the box, then type (the list opens on typing in a focused box).
+    await picker.click();
+    await picker.fill(`Holder${suffix}`);
+    await page.getByRole('option', { name: new RegExp(`Holder${suffix}`) }).click();
+    const id = page.getByRole('textbox', { name: 'Customer id of a new holder' });
+    await expect.poll(() => id.inputValue()).toBe(holderId);
+    await expect.poll(() => page.getByRole('listbox').count()).toBe(0);
+    await expectAccessible(page, 'a holder picked by name');
+    await page.getByRole('button', { name: 'Add holder' }).click();
+    await expect
+      .poll(async () => ((await ok('GET', `/sandbox/account/${checkingId}`)).customers as string[]).includes(holderId))
+      .toBe(true);
+    expectClean();
+  });
+});
