@@ -276,6 +276,15 @@ function allParameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.otherCustomerId,
     },
+    documentId: {
+      name: 'documentId',
+      in: 'path',
+      required: true,
+      description:
+        'The id answered when the document was uploaded (any case). A value that is not a UUID names no document.',
+      schema: { type: 'string' },
+      example: '0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f',
+    },
     accountId: {
       name: 'accountId',
       in: 'path',
@@ -456,6 +465,21 @@ function successResponse(route: RestRoute): JsonSchema {
   }
   if (answersEntityTag(route)) responseHeaders.ETag = ref('headers', 'ETag');
   const content: Record<string, JsonSchema> = {};
+  if (route.binaryAnswer) {
+    // A stored file in its own media type (a verification document): bytes, offered as an attachment.
+    responseHeaders['Content-Disposition'] = {
+      description: '`attachment; filename="…"`: a name made of the record\'s id, never one a client sent.',
+      required: true,
+      schema: { type: 'string' },
+    };
+    responseHeaders['X-Content-Type-Options'] = {
+      description: '`nosniff`: the media type is the stored one; a browser must not guess another.',
+      required: true,
+      schema: { type: 'string' },
+    };
+    for (const mediaType of route.binaryAnswer) content[mediaType] = { schema: { type: 'string', format: 'binary' } };
+    return { description: route.success.description, headers: responseHeaders, content };
+  }
   for (const mediaType of route.representations ?? ['application/json'])
     content[mediaType] = representation(route, mediaType);
   return { description: route.success.description, headers: responseHeaders, content };
@@ -1180,6 +1204,15 @@ function operation(route: RestRoute, examples: ExampleStore, responses: Response
     ...(route.ssnScope && { 'x-required-scope-with-ssn': route.ssnScope }),
     ...(route.deprecated && { deprecated: true }),
     parameters: [...parameterRefs, ...queryParameters(route)],
+    ...(route.rawBody && {
+      requestBody: {
+        required: true,
+        description: route.rawBody.description,
+        content: Object.fromEntries(
+          route.rawBody.mediaTypes.map((mediaType) => [mediaType, { schema: { type: 'string', format: 'binary' } }]),
+        ),
+      },
+    }),
     ...(route.requestBody && {
       requestBody: {
         required: route.requestBody.optional !== true,
