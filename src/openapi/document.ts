@@ -532,6 +532,22 @@ const VERIFICATION_CHECK_EXAMPLE = {
   completedAt: '2026-12-02T10:00:02.000Z',
 };
 
+/** A verification document as uploaded (docs/adr/0103). */
+const VERIFICATION_DOCUMENT_EXAMPLE = {
+  documentId: '0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f',
+  customerId: EXAMPLE_IDS.customerId,
+  type: 'ID_DOCUMENT',
+  mediaType: 'image/jpeg',
+  sizeBytes: 482133,
+  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  status: 'RECEIVED',
+  reasonCode: null,
+  uploadedBy: 'token:0193a5c2-0000-7000-8000-00000000a001',
+  uploadedAt: '2026-12-03T10:00:00.000Z',
+  reviewedBy: null,
+  reviewedAt: null,
+};
+
 /** A person's verification after a review (docs/adr/0101). */
 const VERIFICATION_EXAMPLE = {
   customerId: EXAMPLE_IDS.customerId,
@@ -724,6 +740,17 @@ function successExample(route: RestRoute): object {
     case 'Verification':
     case 'VerificationAnswer':
       return VERIFICATION_EXAMPLE;
+    case 'VerificationDocument':
+    case 'VerificationDocumentAnswer':
+      return route.operationId === 'reviewVerificationDocument'
+        ? {
+            ...VERIFICATION_DOCUMENT_EXAMPLE,
+            status: 'REJECTED',
+            reasonCode: 'EXPIRED',
+            reviewedBy: 'token:0193a5c2-0000-7000-8000-00000000b002',
+            reviewedAt: '2026-12-03T11:00:00.000Z',
+          }
+        : VERIFICATION_DOCUMENT_EXAMPLE;
     case 'VerificationCheckAnswer':
       return {
         ...VERIFICATION_CHECK_EXAMPLE,

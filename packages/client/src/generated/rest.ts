@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * Read a customer's verification
-         * @description Not in the contract. The status (UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED, REJECTED), the requirements derived from the customer's type, checks, decision and (for a business) its owners' statuses, the newest 20 checks, the documents (none yet) and the last decision by a person. Never a value a check covered.
+         * @description Not in the contract. The status (UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED, REJECTED), the requirements derived from the customer's type, checks, decision and (for a business) its owners' statuses, the newest 20 checks, the newest 20 documents (metadata only) and the last decision by a person. Never a value a check covered.
          *
          *     Requires the scope `verification:read`.
          */
@@ -5525,7 +5525,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "documentId": "0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "type": "ID_DOCUMENT",
+                     *         "mediaType": "image/jpeg",
+                     *         "sizeBytes": 482133,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "RECEIVED",
+                     *         "reasonCode": null,
+                     *         "uploadedBy": "token:0193a5c2-0000-7000-8000-00000000a001",
+                     *         "uploadedAt": "2026-12-03T10:00:00.000Z",
+                     *         "reviewedBy": null,
+                     *         "reviewedAt": null
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -5581,7 +5594,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "documentId": "0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "type": "ID_DOCUMENT",
+                     *         "mediaType": "image/jpeg",
+                     *         "sizeBytes": 482133,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "RECEIVED",
+                     *         "reasonCode": null,
+                     *         "uploadedBy": "token:0193a5c2-0000-7000-8000-00000000a001",
+                     *         "uploadedAt": "2026-12-03T10:00:00.000Z",
+                     *         "reviewedBy": null,
+                     *         "reviewedAt": null
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -5695,7 +5721,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "documentId": "0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "type": "ID_DOCUMENT",
+                     *         "mediaType": "image/jpeg",
+                     *         "sizeBytes": 482133,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "REJECTED",
+                     *         "reasonCode": "EXPIRED",
+                     *         "uploadedBy": "token:0193a5c2-0000-7000-8000-00000000a001",
+                     *         "uploadedAt": "2026-12-03T10:00:00.000Z",
+                     *         "reviewedBy": "token:0193a5c2-0000-7000-8000-00000000b002",
+                     *         "reviewedAt": "2026-12-03T11:00:00.000Z"
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
