@@ -636,6 +636,11 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
       res.end(reply.body);
       return;
     }
+    // A HEAD of a stored file (audited as a read, as its GET) sends the headers alone: nothing is read or opened.
+    if (route.binaryAnswer && req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     await reply.stream((chunk) => writeChunk(res, chunk));
     if (!res.destroyed) res.end();
   };

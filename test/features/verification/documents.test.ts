@@ -290,6 +290,21 @@ describe('the content', () => {
     }
   });
 
+  it('answers HEAD with the headers alone (a read, audited)', async () => {
+    const customerId = await v.person();
+    const bytes = fileOf('image/png');
+    const { documentId } = await d.stored(customerId, 'ID_DOCUMENT', bytes, 'image/png');
+    const res = await fetch(`${service.url}/sandbox/customer/${customerId}/document/${documentId}/content`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${tokens.contentReader}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; /);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+    expect((await d.audit(documentId)).map((row) => row.operation)).toContain('customer.verification.document_read');
+  });
+
   it('404 DOCUMENT_NOT_FOUND for another customer’s document or no document, unaudited', async () => {
     const owner = await v.person();
     const other = await v.person();
