@@ -240,6 +240,42 @@ describe('a refused upload stores nothing', () => {
     expect((await v.get(customerId)).status).toBe(200);
   });
 
+  it('503 DOCUMENT_UPLOADS_BUSY beyond 4 uploads being read at once, unread; the 4 are stored when they end', async () => {
+    const customerId = await v.person();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Four uploads whose bodies stop after their first bytes until the test releases them.
+    const slow = Array.from({ length: 4 }, () => {
+      let step = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          step += 1;
+          if (step === 1) return controller.enqueue(fileOf('application/pdf', 1024));
+          await released;
+          controller.close();
+        },
+      });
+      return fetch(`${service.url}/sandbox/customer/${customerId}/document?type=OTHER`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/pdf' },
+        body,
+        duplex: 'half',
+      } as RequestInit).then(async (res) => ({ status: res.status, json: await res.json() }));
+    });
+    let busy: Awaited<ReturnType<typeof d.upload>> | undefined;
+    for (let attempt = 0; attempt < 100 && busy === undefined; attempt++) {
+      const res = await d.upload(customerId, 'OTHER', fileOf('image/png'), 'image/png');
+      if (res.status === 503) busy = res;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(busy?.json.error.code).toBe('DOCUMENT_UPLOADS_BUSY');
+    expect(busy?.headers.get('retry-after')).toBe('1');
+    release();
+    expect((await Promise.all(slow)).map((res) => res.status)).toEqual([201, 201, 201, 201]);
+  });
+
   it('400 VALIDATION_FAILED for a missing or unknown type, 404 for no such customer, 403 without verification:write', async () => {
     const customerId = await v.person();
     for (const type of ['', 'PASSPORT']) {
