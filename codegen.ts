@@ -36,6 +36,7 @@ const config: CodegenConfig = {
           BusinessOwnership: '../../features/businesses/index.js#BusinessOwnership',
           Verification: '../../features/verification/index.js#Verification',
           VerificationCheck: '../../features/verification/index.js#VerificationCheck',
+          VerificationDocument: '../../features/verification/index.js#VerificationDocument',
           CustomerConnection: '../pagination.js#CustomerPage',
           AccountConnection: '../pagination.js#AccountPage',
           Transaction: '../../features/ledger/index.js#Transaction',

@@ -45,6 +45,18 @@ export const ERROR_TEXTS: Record<string, string> = {
     "A verification vendor's callback naming no `http` check of the environment (404); nothing is applied.",
   VERIFICATION_CHECK_COMPLETED:
     "A verification vendor's callback for a check that already has its result (409); nothing is applied.",
+  DOCUMENT_NOT_FOUND:
+    'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
+  DOCUMENT_TYPE_MISMATCH:
+    "A verification document's first bytes are not its Content-Type's magic number (a PNG sent as `application/pdf`); nothing is stored.",
+  DOCUMENT_CONTENT_TOO_LARGE:
+    'A verification document over 10 MiB: refused before reading when its Content-Length says so, else as soon as reading passes the limit; nothing is stored.',
+  DOCUMENT_ALREADY_REVIEWED:
+    'A verification document is reviewed once: it is APPROVED or REJECTED already. Nothing changes.',
+  DOCUMENT_REVIEW_BY_UPLOADER:
+    'The principal that uploaded a verification document may not review it (separation of duties); nothing changes.',
+  DOCUMENT_UPLOADS_BUSY:
+    'The instance already reads its maximum of document uploads at once (each is held until stored); `Retry-After: 1`. Nothing is read or stored.',
   CLOCK_NOT_ADJUSTABLE:
     'The environment is not in `ADJUSTABLE_CLOCK_ENVIRONMENTS`: its time is the real time and cannot be moved. Nothing changes.',
   CLOCK_CANNOT_GO_BACK:

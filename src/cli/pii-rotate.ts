@@ -3,15 +3,22 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { PrismaSealedCustomerStore } from '../features/customers/index.js';
 import { PrismaSealedBusinessStore } from '../features/businesses/index.js';
 import { PrismaSealedWebhookSecretStore } from '../features/webhooks/index.js';
+import { PrismaSealedDocumentStore } from '../features/verification/index.js';
 import { newId } from '../domain/ids.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
-import { rotateBusinessTaxIds, rotatePiiKeys, rotateWebhookSecrets } from '../pii/pii-rotation.js';
+import {
+  rotateBusinessTaxIds,
+  rotateDocumentChunks,
+  rotatePiiKeys,
+  rotateWebhookSecrets,
+} from '../pii/pii-rotation.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 
 /**
  * `npm run pii:rotate [-- --batch-size 500]`: re-encrypts every customer's SSN and document locator number,
- * every business's tax id, then every webhook signing secret, not under PII_ACTIVE_KEY.
+ * every business's tax id, every verification document's content (in batches of at most 16 chunks, each up to
+ * 256 KiB, whatever --batch-size says), then every webhook signing secret, not under PII_ACTIVE_KEY.
  * Safe while the service runs; run it again until it reports 0 remaining (docs/security.md, runbook).
  */
 async function main(): Promise<void> {
@@ -29,7 +36,7 @@ async function main(): Promise<void> {
 
   // One run, one id: its audit events (every batch, every environment) are found with resourceId=<runId>.
   const runId = newId();
-  const { report, taxIds, secrets } = await withCliDatabase(config, async (prisma) => ({
+  const { report, taxIds, documents, secrets } = await withCliDatabase(config, async (prisma) => ({
     report: await rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, {
       batchSize,
       runId,
@@ -40,6 +47,12 @@ async function main(): Promise<void> {
       runId,
       onBatch: ({ batch, reencrypted }) =>
         process.stderr.write(`business tax ids, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
+    }),
+    documents: await rotateDocumentChunks(new PrismaSealedDocumentStore(prisma), cipher, {
+      batchSize,
+      runId,
+      onBatch: ({ batch, reencrypted }) =>
+        process.stderr.write(`document chunks, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
     }),
     secrets: await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(prisma), cipher, {
       batchSize,
@@ -62,6 +75,12 @@ async function main(): Promise<void> {
         failed: taxIds.failed.length,
         remaining: taxIds.remaining,
       },
+      documentChunks: {
+        reencrypted: documents.reencrypted,
+        batches: documents.batches,
+        failed: documents.failed.length,
+        remaining: documents.remaining,
+      },
       webhookSecrets: {
         reencrypted: secrets.reencrypted,
         batches: secrets.batches,
@@ -78,12 +97,17 @@ async function main(): Promise<void> {
     process.stderr.write(
       `business ${failure.customerId} (key ${failure.keyId}): its tax id could not be re-encrypted: ${failure.reason}\n`,
     );
+  for (const failure of documents.failed)
+    process.stderr.write(
+      `a document chunk of customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`,
+    );
   for (const failure of secrets.failed)
     process.stderr.write(
       `webhook endpoint ${failure.endpointId} (key ${failure.keyId}): its secret could not be re-encrypted: ${failure.reason}\n`,
     );
-  if (report.failed.length > 0 || taxIds.failed.length > 0 || secrets.failed.length > 0) process.exit(1);
-  const remaining = report.remaining + taxIds.remaining + secrets.remaining;
+  if (report.failed.length > 0 || taxIds.failed.length > 0 || documents.failed.length > 0 || secrets.failed.length > 0)
+    process.exit(1);
+  const remaining = report.remaining + taxIds.remaining + documents.remaining + secrets.remaining;
   if (remaining > 0) process.stderr.write(`${remaining} row(s) were busy and skipped: run pii:rotate again.\n`);
 }
 

@@ -15,6 +15,11 @@ export const AUDIT_OPERATIONS = [
   'customer.verification.result',
   'customer.verification.decide',
   'customer.verification.owner_rejected',
+  // Its documents (docs/adr/0103): an upload (verification:write), a review (verification:decide) and every read of
+  // a document's content (documents:read), each with the document as resourceId (resourceType verification_document).
+  'customer.verification.document_upload',
+  'customer.verification.document_review',
+  'customer.verification.document_read',
   // A case note added (docs/adr/0105); resourceType note, resourceId: the note (never its text).
   'customer.note.add',
   'account.create',
@@ -71,6 +76,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'api_token',
   'note',
   'environment_clock',
+  'verification_document',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -19,6 +19,8 @@
  * `verification:read` reads a customer's verification (KYC/KYB: status, requirements, checks, decision),
  * `verification:write` asks for checks, and `verification:decide` records a person's decision: the reviewer who
  * approves is not the integration that submits evidence (docs/adr/0101-customer-verification.md).
+ * `documents:read` reads a verification document's content, its bytes (a passport's scan): not the metadata, which
+ * `verification:read` reads; every such read is audited (docs/adr/0103-verification-documents.md).
  * `notes:read` / `notes:write` read / add case notes on customers and accounts (docs/adr/0105): case text an agent
  * wrote, which a token reading customers or accounts for an integration has no need to see.
  */
@@ -29,6 +31,7 @@ export const ACCESS_SCOPES = [
   'verification:read',
   'verification:write',
   'verification:decide',
+  'documents:read',
   'accounts:read',
   'accounts:write',
   'accounts:controls',

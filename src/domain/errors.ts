@@ -79,6 +79,14 @@ export const ErrorCodes = [
   'VERIFICATION_CALLBACK_SIGNATURE_INVALID',
   'VERIFICATION_CHECK_NOT_FOUND',
   'VERIFICATION_CHECK_COMPLETED',
+  // Verification documents (docs/adr/0103-verification-documents.md).
+  'DOCUMENT_NOT_FOUND',
+  'DOCUMENT_TYPE_MISMATCH',
+  'DOCUMENT_CONTENT_TOO_LARGE',
+  'DOCUMENT_ALREADY_REVIEWED',
+  'DOCUMENT_REVIEW_BY_UPLOADER',
+  // The instance already reads its maximum of document uploads at once (the memory bound of docs/adr/0103).
+  'DOCUMENT_UPLOADS_BUSY',
   // Environment clocks (docs/adr/0102-environment-clocks-and-end-of-day.md).
   'CLOCK_NOT_ADJUSTABLE',
   'CLOCK_CANNOT_GO_BACK',
@@ -95,6 +103,8 @@ export type ErrorKind =
   | 'precondition_failed' // the request's condition on the record's version does not hold (RFC 9110 §13.1.1)
   | 'unavailable' // a dependency (the database) cannot be reached
   | 'forbidden' // valid credentials that may not do this
+  | 'too_large' // a body larger than the operation takes (a document over its limit)
+  | 'unsupported_media_type' // a body whose content is not what its media type says
   | 'unprocessable'; // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
 
 export interface ErrorDetail {
@@ -584,6 +594,54 @@ export const verificationCheckCompleted = () =>
     'VERIFICATION_CHECK_COMPLETED',
     'conflict',
     'This check already has its result (another callback, or the provider was unavailable). Nothing was applied.',
+  );
+
+/** No verification document with this id belongs to this customer in this environment. */
+export const documentNotFound = () =>
+  new DomainError(
+    'DOCUMENT_NOT_FOUND',
+    'not_found',
+    'No document with this id belongs to this customer in this environment (an id that is not a UUID cannot name one).',
+  );
+
+/** A document whose first bytes are not those of the media type it was sent as; nothing was stored. */
+export const documentTypeMismatch = (mediaType: string) =>
+  new DomainError(
+    'DOCUMENT_TYPE_MISMATCH',
+    'unsupported_media_type',
+    `The content does not start as ${mediaType} content does (its magic number): send the Content-Type of the file as it is. Nothing was stored.`,
+  );
+
+/** A document over the limit (10 MiB): refused before it is read whole, when its Content-Length says so; nothing stored. */
+export const documentTooLarge = (limitBytes: number) =>
+  new DomainError(
+    'DOCUMENT_CONTENT_TOO_LARGE',
+    'too_large',
+    `A document is at most ${limitBytes} bytes. Nothing was stored.`,
+  );
+
+/** A document is reviewed once: APPROVED or REJECTED stays; upload a new one instead. */
+export const documentAlreadyReviewed = (status: string) =>
+  new DomainError(
+    'DOCUMENT_ALREADY_REVIEWED',
+    'conflict',
+    `The document is ${status} already: a document is reviewed once (upload a new one). Nothing was changed.`,
+  );
+
+/** Separation of duties: the principal that uploaded a document does not review it. */
+export const documentReviewByUploader = () =>
+  new DomainError(
+    'DOCUMENT_REVIEW_BY_UPLOADER',
+    'forbidden',
+    'The principal that uploaded this document cannot review it: another person reviews. Nothing was changed.',
+  );
+
+/** The instance reads a few uploads at once, each held until it is stored: one more is refused unread. */
+export const documentUploadsBusy = (limit: number) =>
+  new DomainError(
+    'DOCUMENT_UPLOADS_BUSY',
+    'unavailable',
+    `This instance reads its maximum of ${limit} document uploads at once; retry shortly (another instance may have room). Nothing was stored.`,
   );
 
 export const clockNotAdjustable = () =>

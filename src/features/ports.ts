@@ -3,7 +3,7 @@ import type { AuditStore } from './audit/index.js';
 import type { ClockStore, EndOfDayStore } from './clock/index.js';
 import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
 import type { BeneficialOwnerStore, BusinessStore } from './businesses/index.js';
-import type { VerificationHttpStore, VerificationStore } from './verification/index.js';
+import type { VerificationDocumentStore, VerificationHttpStore, VerificationStore } from './verification/index.js';
 import type { EventStore } from './events/index.js';
 import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
@@ -40,6 +40,8 @@ export interface Stores {
   verification: VerificationStore;
   /** The `http` verification provider's submissions and callbacks, and the gates' reads (docs/adr/0104). */
   verificationHttp: VerificationHttpStore;
+  /** A customer's verification documents: metadata, sealed chunks, reviews (docs/adr/0103). */
+  verificationDocuments: VerificationDocumentStore;
   accounts: AccountStore;
   /** Case notes on customers and accounts (docs/adr/0105). */
   notes: NoteStore;

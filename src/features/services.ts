@@ -4,8 +4,10 @@ import { type ClockSettings, EndOfDayService, EnvironmentClockService } from './
 import { CustomerService } from './customers/index.js';
 import { BeneficialOwnerService, BusinessService } from './businesses/index.js';
 import {
+  type DocumentSealer,
   type SealedFieldOpener,
   type SubmittingProvider,
+  VerificationDocumentService,
   VerificationGates,
   VerificationHttpService,
   VerificationService,
@@ -27,6 +29,8 @@ export interface DomainServices {
   verification: VerificationService;
   /** The `http` provider's callbacks (docs/adr/0104); null unless VERIFICATION_PROVIDER=http. */
   verificationCallbacks: VerificationHttpService | null;
+  /** A customer's verification documents (docs/adr/0103). */
+  verificationDocuments: VerificationDocumentService;
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
@@ -55,7 +59,7 @@ export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
 /** The one place the domain services are built; REST and GraphQL receive the same instances. */
 export function createDomainServices(deps: {
   stores: Stores;
-  protector: PersonalDataProtector & SecretSealer;
+  protector: PersonalDataProtector & SecretSealer & DocumentSealer;
   /** Webhook endpoint management: the URL guard and the secret rotation overlap. */
   webhooks?: WebhookServiceOptions;
   /** How long an idempotency key is remembered (IDEMPOTENCY_TTL_HOURS). */
@@ -127,6 +131,7 @@ export function createDomainServices(deps: {
     beneficialOwners: new BeneficialOwnerService(deps.stores),
     verification,
     verificationCallbacks,
+    verificationDocuments: new VerificationDocumentService(deps.stores, deps.protector),
     accounts,
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),

@@ -4,7 +4,11 @@ import { PrismaAuditStore } from './audit/index.js';
 import { PrismaClockStore, PrismaEndOfDayStore } from './clock/index.js';
 import { PrismaCustomerStore } from './customers/index.js';
 import { PrismaBeneficialOwnerStore, PrismaBusinessStore } from './businesses/index.js';
-import { PrismaVerificationHttpStore, PrismaVerificationStore } from './verification/index.js';
+import {
+  PrismaVerificationDocumentStore,
+  PrismaVerificationHttpStore,
+  PrismaVerificationStore,
+} from './verification/index.js';
 import { withTranslatedErrors } from '../db/sql/errors.js';
 import { PrismaHistoryStore } from './history/index.js';
 import { PrismaIdempotencyStore } from './idempotency/index.js';
@@ -33,6 +37,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     beneficialOwners: withTranslatedErrors(new PrismaBeneficialOwnerStore(prisma)),
     verification: withTranslatedErrors(new PrismaVerificationStore(prisma)),
     verificationHttp: withTranslatedErrors(new PrismaVerificationHttpStore(prisma)),
+    verificationDocuments: withTranslatedErrors(new PrismaVerificationDocumentStore(prisma)),
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     notes: withTranslatedErrors(new PrismaNoteStore(prisma, options.idempotencyWaitMs)),

@@ -28,7 +28,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
  * its write scope alone answers the identity (src/domain/answer-shape.ts); any other field is FORBIDDEN naming the
  * read scope. The write itself has been made then: the error's `path` goes below the mutation's field.
  * A beneficial owner (`BeneficialOwner`, `BusinessOwnership`) is the business's data: `customers:read` but its ids.
- * A verification (`Verification`, `VerificationCheck`) needs `verification:read` but its ids.
+ * A verification (`Verification`, `VerificationCheck`, `VerificationDocument`) needs `verification:read` but its ids.
  */
 const RECORD_TYPES: Readonly<Record<string, { kind: RecordKind; identity: ReadonlySet<string> }>> = {
   Customer: { kind: 'customer', identity: new Set(['id', 'customerId', 'version']) },
@@ -39,6 +39,8 @@ const RECORD_TYPES: Readonly<Record<string, { kind: RecordKind; identity: Readon
   // A verification is read with its own scope (docs/adr/0101): a check request or a decision answers the id alone.
   Verification: { kind: 'verification', identity: new Set(['customerId']) },
   VerificationCheck: { kind: 'verification', identity: new Set(['checkId']) },
+  // A document's metadata (docs/adr/0103): a review made without verification:read answers its id alone.
+  VerificationDocument: { kind: 'verification', identity: new Set(['documentId']) },
 };
 
 /** Wraps each shaped field's resolver with the one check (an `includes` on the caller's scopes, before the resolver runs). */

@@ -27,6 +27,8 @@ const STATUS_BY_KIND: Record<CallerError['kind'], number> = {
   unavailable: 503,
   unauthenticated: 401,
   forbidden: 403,
+  too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
 };
 

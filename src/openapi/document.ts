@@ -276,6 +276,15 @@ function allParameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.otherCustomerId,
     },
+    documentId: {
+      name: 'documentId',
+      in: 'path',
+      required: true,
+      description:
+        'The id answered when the document was uploaded (any case). A value that is not a UUID names no document.',
+      schema: { type: 'string' },
+      example: '0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f',
+    },
     accountId: {
       name: 'accountId',
       in: 'path',
@@ -456,6 +465,21 @@ function successResponse(route: RestRoute): JsonSchema {
   }
   if (answersEntityTag(route)) responseHeaders.ETag = ref('headers', 'ETag');
   const content: Record<string, JsonSchema> = {};
+  if (route.binaryAnswer) {
+    // A stored file in its own media type (a verification document): bytes, offered as an attachment.
+    responseHeaders['Content-Disposition'] = {
+      description: '`attachment; filename="…"`: a name made of the record\'s id, never one a client sent.',
+      required: true,
+      schema: { type: 'string' },
+    };
+    responseHeaders['X-Content-Type-Options'] = {
+      description: '`nosniff`: the media type is the stored one; a browser must not guess another.',
+      required: true,
+      schema: { type: 'string' },
+    };
+    for (const mediaType of route.binaryAnswer) content[mediaType] = { schema: { type: 'string', format: 'binary' } };
+    return { description: route.success.description, headers: responseHeaders, content };
+  }
   for (const mediaType of route.representations ?? ['application/json'])
     content[mediaType] = representation(route, mediaType);
   return { description: route.success.description, headers: responseHeaders, content };
@@ -506,6 +530,22 @@ const VERIFICATION_CHECK_EXAMPLE = {
   coveredFields: ['name', 'dateOfBirth', 'address', 'ssn'],
   requestedAt: '2026-12-02T10:00:00.000Z',
   completedAt: '2026-12-02T10:00:02.000Z',
+};
+
+/** A verification document as uploaded (docs/adr/0103). */
+const VERIFICATION_DOCUMENT_EXAMPLE = {
+  documentId: '0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f',
+  customerId: EXAMPLE_IDS.customerId,
+  type: 'ID_DOCUMENT',
+  mediaType: 'image/jpeg',
+  sizeBytes: 482133,
+  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  status: 'RECEIVED',
+  reasonCode: null,
+  uploadedBy: 'token:0193a5c2-0000-7000-8000-00000000a001',
+  uploadedAt: '2026-12-03T10:00:00.000Z',
+  reviewedBy: null,
+  reviewedAt: null,
 };
 
 /** A person's verification after a review (docs/adr/0101). */
@@ -700,6 +740,17 @@ function successExample(route: RestRoute): object {
     case 'Verification':
     case 'VerificationAnswer':
       return VERIFICATION_EXAMPLE;
+    case 'VerificationDocument':
+    case 'VerificationDocumentAnswer':
+      return route.operationId === 'reviewVerificationDocument'
+        ? {
+            ...VERIFICATION_DOCUMENT_EXAMPLE,
+            status: 'REJECTED',
+            reasonCode: 'EXPIRED',
+            reviewedBy: 'token:0193a5c2-0000-7000-8000-00000000b002',
+            reviewedAt: '2026-12-03T11:00:00.000Z',
+          }
+        : VERIFICATION_DOCUMENT_EXAMPLE;
     case 'VerificationCheckAnswer':
       return {
         ...VERIFICATION_CHECK_EXAMPLE,
@@ -1180,6 +1231,15 @@ function operation(route: RestRoute, examples: ExampleStore, responses: Response
     ...(route.ssnScope && { 'x-required-scope-with-ssn': route.ssnScope }),
     ...(route.deprecated && { deprecated: true }),
     parameters: [...parameterRefs, ...queryParameters(route)],
+    ...(route.rawBody && {
+      requestBody: {
+        required: true,
+        description: route.rawBody.description,
+        content: Object.fromEntries(
+          route.rawBody.mediaTypes.map((mediaType) => [mediaType, { schema: { type: 'string', format: 'binary' } }]),
+        ),
+      },
+    }),
     ...(route.requestBody && {
       requestBody: {
         required: route.requestBody.optional !== true,

@@ -4,6 +4,7 @@ import type { PersonalDataProtector, SealedPersonalData, SealedTaxId } from '../
 /** The sealed columns, each bound to its own name. */
 type SealedField = 'ssn' | 'document_locator_number' | 'tax_id';
 import type { SealedSecret, SecretSealer } from '../features/webhooks/index.js';
+import type { DocumentBinding, DocumentSealer, SealedChunk } from '../features/verification/index.js';
 
 export interface PiiKeyring {
   /** kid → 32-byte AES-256 key. Old keys stay here so rows sealed under them can still be read. */
@@ -24,7 +25,7 @@ const VERSION = 1;
  * binds each ciphertext to its environment, customer and field, so a ciphertext copied onto another
  * row or column fails to decrypt instead of silently answering for the wrong person.
  */
-export class PiiCipher implements PersonalDataProtector, SecretSealer {
+export class PiiCipher implements PersonalDataProtector, SecretSealer, DocumentSealer {
   private readonly activeKey: Buffer;
   /** Derived from the blind index key, so idempotency fingerprints need no extra configuration. */
   private readonly fingerprintKey: Buffer;
@@ -99,6 +100,27 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
     return this.sealSecret(binding, this.openSecret(binding, sealed));
   }
 
+  /**
+   * One chunk of a verification document's content (docs/adr/0103) under the active key, bound to its environment,
+   * customer, document and position: a chunk copied onto another document, or moved to another place, fails to open.
+   */
+  sealChunk(binding: DocumentBinding, seq: number, plaintext: Uint8Array): SealedChunk {
+    return {
+      keyId: this.keyring.activeKeyId,
+      ciphertext: this.encryptBytes(this.activeKey, plaintext, chunkAssociatedData(binding, seq)),
+    };
+  }
+
+  /** A chunk's plaintext, for the content's one reader (GET …/document/{documentId}/content, audited) and rotation. */
+  openChunk(binding: DocumentBinding, seq: number, sealed: SealedChunk): Buffer {
+    return this.decryptBytes(sealed.keyId, sealed.ciphertext, chunkAssociatedData(binding, seq));
+  }
+
+  /** The same chunk sealed again under the active key (key rotation only), bound to the same place. */
+  resealChunk(binding: DocumentBinding, seq: number, sealed: SealedChunk): SealedChunk {
+    return this.sealChunk(binding, seq, this.openChunk(binding, seq, sealed));
+  }
+
   fingerprint(material: string): Buffer {
     return createHmac('sha256', this.fingerprintKey).update(material, 'utf8').digest();
   }
@@ -128,6 +150,10 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
   }
 
   private decrypt(keyId: string, ciphertext: Uint8Array, aad: Buffer): string {
+    return this.decryptBytes(keyId, ciphertext, aad).toString('utf8');
+  }
+
+  private decryptBytes(keyId: string, ciphertext: Uint8Array, aad: Buffer): Buffer {
     const key = this.keyring.keys.get(keyId);
     if (!key) throw new Error(`PII key "${keyId}" is not configured`);
     const bytes = Buffer.from(ciphertext);
@@ -138,18 +164,27 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
     const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad);
     decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-      'utf8',
-    );
+    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
   }
 
   private encrypt(plaintext: string, aad: Buffer): Buffer {
+    return this.encryptBytes(this.activeKey, Buffer.from(plaintext, 'utf8'), aad);
+  }
+
+  private encryptBytes(key: Buffer, plaintext: Uint8Array, aad: Buffer): Buffer {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.activeKey, iv, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(aad);
-    const encrypted = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    const encrypted = Buffer.concat([cipher.update(plaintext), cipher.final()]);
     return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), encrypted]);
   }
+}
+
+function chunkAssociatedData(binding: DocumentBinding, seq: number): Buffer {
+  return Buffer.from(
+    `${binding.environment}\u0000${binding.customerId}\u0000verification_document\u0000${binding.documentId}\u0000${seq}`,
+    'utf8',
+  );
 }
 
 function associatedData(binding: { environment: string; customerId: string }, field: string): Buffer {

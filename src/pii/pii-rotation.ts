@@ -295,3 +295,75 @@ export async function rotateWebhookSecrets(
   });
   return { runId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
 }
+
+/** One chunk of a verification document's content, as stored, with what it is bound to (docs/adr/0103). */
+export interface SealedDocumentChunk {
+  documentId: string;
+  seq: number;
+  environment: string;
+  customerId: string;
+  keyId: string;
+  ciphertext: Uint8Array;
+}
+
+export interface DocumentChunkResealBatch {
+  activeKeyId: string;
+  /** Only chunks after this cursor (`<documentId>/<seq>`; the nil UUID first). */
+  after: string;
+  limit: number;
+  reseal(row: SealedDocumentChunk): { ciphertext: Uint8Array } | undefined;
+  audit(environment: string): NewAuditEvent;
+}
+
+export interface SealedDocumentStore {
+  /** As SealedCustomerStore.resealBatch, for document chunks not under the active key; lastId is a chunk cursor. */
+  resealBatch(batch: DocumentChunkResealBatch): Promise<{ lastId: string | undefined; resealed: number }>;
+  countNotUnder(keyId: string): Promise<number>;
+}
+
+/** A document chunk is up to 256 KiB: a rotation batch of them stays a few MiB, whatever --batch-size says. */
+export const DOCUMENT_CHUNKS_PER_BATCH = 16;
+
+/**
+ * Re-encrypts every verification document chunk not under the active PII key (docs/adr/0103), as rotatePiiKeys does
+ * an SSN: in small batches (DOCUMENT_CHUNKS_PER_BATCH at most), online, resumable, skipping rows a request holds,
+ * each chunk opened with the key it names and sealed under the active one with the same binding (environment,
+ * customer, document, position). Audited as `pii_rotation.reencrypt_customers` with the field `documents`.
+ */
+export async function rotateDocumentChunks(
+  store: SealedDocumentStore,
+  cipher: PiiCipher,
+  options: BatchOptions = {},
+): Promise<RotationReport> {
+  const failed: RotationReport['failed'] = [];
+  const runId = options.runId ?? newId();
+  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_customers', ['documents']);
+  const batchSize = Math.min(options.batchSize ?? DOCUMENT_CHUNKS_PER_BATCH, DOCUMENT_CHUNKS_PER_BATCH);
+  const progress = await resealInBatches(
+    store,
+    cipher.activeKeyId,
+    { ...options, batchSize },
+    audit,
+    (row: SealedDocumentChunk) => {
+      try {
+        const binding = { environment: row.environment, customerId: row.customerId, documentId: row.documentId };
+        return cipher.resealChunk(binding, row.seq, { keyId: row.keyId, ciphertext: row.ciphertext });
+      } catch (error) {
+        failed.push({
+          customerId: row.customerId,
+          keyId: row.keyId,
+          reason: error instanceof Error ? error.message : 'cannot be opened',
+        });
+        return undefined;
+      }
+    },
+  );
+  return {
+    activeKeyId: cipher.activeKeyId,
+    runId,
+    reencrypted: progress.reencrypted,
+    batches: progress.batches,
+    failed,
+    remaining: progress.remaining,
+  };
+}

@@ -6,7 +6,7 @@ import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
 import { chargeSsnRefusal, chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
-import { notAcceptable } from '../http/errors.js';
+import { malformedRequest, notAcceptable, unsupportedMediaType } from '../http/errors.js';
 import { checkDeprecation, deprecationHeaders } from './deprecation.js';
 import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
@@ -29,7 +29,16 @@ import {
   searchCustomersBody,
 } from '../features/customers/index.js';
 import { beneficialOwnerAnswer, presentBeneficialOwners } from '../features/businesses/index.js';
-import { presentVerification, verificationAnswer, verificationCheckAnswer } from '../features/verification/index.js';
+import {
+  DOCUMENT_MEDIA_TYPE_MESSAGE,
+  type DocumentMediaType,
+  documentAnswer,
+  documentFileName,
+  presentDocument,
+  presentVerification,
+  verificationAnswer,
+  verificationCheckAnswer,
+} from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
 import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import {
@@ -81,6 +90,14 @@ interface Call {
   ifMatch: string | undefined;
   /** The representation `Accept` chose among the route's (`application/json` for a route without any). */
   mediaType: string;
+  /** A route with a raw body (`rawBody`): its media type, announced length and bytes, read as the operation reads them. */
+  upload: RawBody | undefined;
+}
+
+interface RawBody {
+  mediaType: string;
+  declaredLength: number | undefined;
+  content: AsyncIterable<Uint8Array>;
 }
 
 interface Reply {
@@ -109,7 +126,7 @@ interface StreamReply {
   kind: 'stream';
   contentType: string;
   headers?: Record<string, string>;
-  stream(write: (chunk: string) => Promise<boolean>): Promise<void>;
+  stream(write: (chunk: string | Buffer) => Promise<boolean>): Promise<void>;
 }
 
 type Operation = (call: Call) => Promise<Reply | DocumentReply | StreamReply>;
@@ -165,6 +182,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     customers,
     beneficialOwners,
     verification,
+    verificationDocuments,
     accounts,
     audit,
     ledger,
@@ -254,6 +272,43 @@ export function createRestRouter(deps: HttpDependencies): Router {
       accepted(verificationCheckAnswer(caller, await verification.requestCheck(caller, params.customerId!))),
     decideVerification: async ({ caller, params, body }) =>
       ok(verificationAnswer(caller, await verification.decide(caller, params.customerId!, body))),
+    uploadVerificationDocument: async ({ caller, params, query, upload }) => {
+      const document = await verificationDocuments.upload(caller, params.customerId!, {
+        type: query.type,
+        mediaType: upload!.mediaType as DocumentMediaType,
+        declaredLength: upload!.declaredLength,
+        content: upload!.content,
+      });
+      return created(
+        `/${caller.environment}/customer/${document.customerId}/document/${document.documentId}`,
+        documentAnswer(caller, document),
+        false,
+      );
+    },
+    getVerificationDocument: async ({ caller, params }) =>
+      ok(presentDocument(await verificationDocuments.get(caller, params.customerId!, params.documentId!))),
+    getVerificationDocumentContent: async ({ caller, params }) => {
+      const { document, chunks } = await verificationDocuments.content(caller, params.customerId!, params.documentId!);
+      return {
+        kind: 'stream',
+        contentType: document.mediaType,
+        headers: {
+          'Content-Disposition': `attachment; filename="${documentFileName(document)}"`,
+          'Content-Length': String(document.sizeBytes),
+          'X-Content-Type-Options': 'nosniff',
+        },
+        stream: async (write) => {
+          for await (const chunk of chunks) if (!(await write(chunk))) return;
+        },
+      };
+    },
+    reviewVerificationDocument: async ({ caller, params, body }) =>
+      ok(
+        documentAnswer(
+          caller,
+          await verificationDocuments.review(caller, params.customerId!, params.documentId!, body),
+        ),
+      ),
     // A replay answers the account as first created, and so the tag of that version.
     createAccount: async ({ caller, body, idempotencyKey }) => {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
@@ -544,8 +599,10 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
     const params = pathParams(req);
     const context = await authenticateRequest(req, res, params.environment ?? '', deps);
     res.locals.logger = context.logger;
-    // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
-    const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
+    // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed. A raw body is
+    // the operation's to read, as a stream.
+    const upload = route.rawBody ? rawBody(req, route.rawBody.mediaTypes) : undefined;
+    const body = METHODS_WITH_BODY.has(method) && !route.rawBody ? await readBody(req, res) : undefined;
     const mediaType = negotiate(req, route.representations);
     const reply = await operation({
       caller: context.caller,
@@ -555,6 +612,7 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
       idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
       ifMatch: req.get('if-match'),
       mediaType,
+      upload,
     });
     const token = deps.readConsistency?.currentToken();
     const headers: Record<string, string> = {
@@ -569,13 +627,18 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
       else sendEnvelope(res, family, reply.status, { data: reply.data }, headers, reply.longList);
       return;
     }
-    // Statements and exports carry account data: no shared cache or browser history may keep them either.
+    // Statements, exports and documents carry personal data: no shared cache or browser history may keep them either.
     res.status(200).setHeader('Cache-Control', 'no-store');
-    res.setHeader('Vary', 'Accept');
+    if (!route.binaryAnswer) res.setHeader('Vary', 'Accept');
     for (const name in headers) res.setHeader(name, headers[name]!);
     res.setHeader('Content-Type', reply.contentType);
     if (reply.kind === 'document') {
       res.end(reply.body);
+      return;
+    }
+    // A HEAD of a stored file (audited as a read, as its GET) sends the headers alone: nothing is read or opened.
+    if (route.binaryAnswer && req.method === 'HEAD') {
+      res.end();
       return;
     }
     await reply.stream((chunk) => writeChunk(res, chunk));
@@ -594,8 +657,90 @@ function negotiate(req: Request, representations: readonly string[] | undefined)
   return chosen;
 }
 
+/**
+ * A raw request body (`RestRoute.rawBody`): its media type must be one of `mediaTypes` (parameters ignored) and
+ * uncompressed, else UNSUPPORTED_MEDIA_TYPE before a byte is read. Its bytes are handed over as they arrive, never
+ * buffered here. When the operation stops reading early (a refusal), the rest is read and dropped, so the answer
+ * still reaches the client and the connection stays usable; node's request time-out bounds how long that takes.
+ */
+function rawBody(req: Request, mediaTypes: readonly string[]): RawBody {
+  const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (!mediaTypes.includes(mediaType) || encoding !== 'identity')
+    throw unsupportedMediaType(DOCUMENT_MEDIA_TYPE_MESSAGE);
+  const length = req.get('content-length');
+  return {
+    mediaType,
+    declaredLength: length === undefined || !/^\d+$/.test(length) ? undefined : Number(length),
+    content: bodyPieces(req),
+  };
+}
+
+/** The request's bytes as they arrive; `return()` (a reader that stops) drops the rest instead of destroying the socket. */
+function bodyPieces(req: Request): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      let ended = req.readableEnded;
+      let failed = false;
+      let wake: (() => void) | undefined;
+      const woken = () => {
+        const resolve = wake;
+        wake = undefined;
+        resolve?.();
+      };
+      const onEnd = () => {
+        ended = true;
+        woken();
+      };
+      const onClose = () => {
+        if (!ended) failed = true;
+        woken();
+      };
+      const onError = () => {
+        failed = true;
+        woken();
+      };
+      req.on('readable', woken);
+      req.on('end', onEnd);
+      req.on('close', onClose);
+      req.on('error', onError);
+      const cleanup = () => {
+        req.off('readable', woken);
+        req.off('end', onEnd);
+        req.off('close', onClose);
+        req.off('error', onError);
+      };
+      return {
+        async next(): Promise<IteratorResult<Uint8Array>> {
+          for (;;) {
+            const piece = req.read() as Buffer | null;
+            if (piece !== null) return { value: piece, done: false };
+            if (ended || req.readableEnded) {
+              cleanup();
+              return { value: undefined, done: true };
+            }
+            if (failed) {
+              cleanup();
+              throw malformedRequest('The request body ended before its announced length.');
+            }
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          }
+        },
+        async return(): Promise<IteratorResult<Uint8Array>> {
+          cleanup();
+          // Read to the end and dropped: the answer goes out on a connection that stays in step.
+          req.resume();
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}
+
 /** Writes a chunk, waiting for the client to drain a full buffer; false once the connection has closed. */
-function writeChunk(res: Response, chunk: string): Promise<boolean> {
+function writeChunk(res: Response, chunk: string | Buffer): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return Promise.resolve(false);
   if (res.write(chunk)) return Promise.resolve(true);
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@ import { AUDIT_ROUTES } from '../features/audit/index.js';
 import { CLOCK_ROUTES } from '../features/clock/index.js';
 import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
 import { BENEFICIAL_OWNERS_ROUTES } from '../features/businesses/index.js';
-import { VERIFICATION_ROUTES } from '../features/verification/index.js';
+import { DOCUMENT_ROUTES, VERIFICATION_ROUTES } from '../features/verification/index.js';
 import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
 import { NOTES_ROUTES } from '../features/notes/index.js';
@@ -35,6 +35,7 @@ export const REST_ROUTES = [
   ...CUSTOMERS_ROUTES,
   ...BENEFICIAL_OWNERS_ROUTES,
   ...VERIFICATION_ROUTES,
+  ...DOCUMENT_ROUTES,
   ...ACCOUNTS_ROUTES,
   ...TRANSACTIONS_ROUTES,
   ...HISTORY_ROUTES,

@@ -14,9 +14,26 @@ const customer = async () => (await h.services.customers.create(full(), buildCus
 const account = async () =>
   (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).value.accountId;
 
+/** A small PDF as the REST surface hands an upload to the domain. */
+const pdfUpload = () => ({
+  type: 'ID_DOCUMENT',
+  mediaType: 'application/pdf' as const,
+  declaredLength: undefined,
+  content: (async function* () {
+    yield Buffer.from('%PDF-1.4\n%%EOF\n');
+  })(),
+});
+/** A customer with a document uploaded by a system principal (so the caller under test may review it). */
+const uploaded = async () => {
+  const id = await customer();
+  const uploader = { ...full(), principal: { ...full().principal, id: 'test:uploader' } };
+  const { documentId } = await h.services.verificationDocuments.upload(uploader, id, pdfUpload());
+  return { id, documentId };
+};
+
 async function writeCounts(): Promise<string> {
   const { rows } = await h.pool.query(
-    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k, (SELECT count(*) FROM notes) n',
+    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k, (SELECT count(*) FROM notes) n, (SELECT count(*) FROM verification_documents) d, (SELECT count(*) FROM verification_document_chunks) dk',
   );
   return JSON.stringify(rows[0]);
 }
@@ -167,6 +184,38 @@ const OPERATIONS: {
       await h.services.verification.requestCheck(full(), id);
       await h.services.verification.completeDueChecks();
       return (s) => h.services.verification.decide(s, id, { outcome: 'REJECTED', reason: 'Sanctions list match.' });
+    },
+  },
+  {
+    name: 'verificationDocuments.upload',
+    required: 'verification:write',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.verificationDocuments.upload(s, id, pdfUpload());
+    },
+  },
+  {
+    name: 'verificationDocuments.get',
+    required: 'verification:read',
+    prepare: async () => {
+      const { id, documentId } = await uploaded();
+      return (s) => h.services.verificationDocuments.get(s, id, documentId);
+    },
+  },
+  {
+    name: 'verificationDocuments.content',
+    required: 'documents:read',
+    prepare: async () => {
+      const { id, documentId } = await uploaded();
+      return (s) => h.services.verificationDocuments.content(s, id, documentId);
+    },
+  },
+  {
+    name: 'verificationDocuments.review',
+    required: 'verification:decide',
+    prepare: async () => {
+      const { id, documentId } = await uploaded();
+      return (s) => h.services.verificationDocuments.review(s, id, documentId, { status: 'APPROVED' });
     },
   },
   {

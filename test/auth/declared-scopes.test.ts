@@ -89,6 +89,18 @@ const fixtures = {
     );
     return customerId;
   },
+  /** A customer with a verification document uploaded by the static token (so any other token may review it). */
+  async document(): Promise<{ customerId: string; documentId: string }> {
+    const customerId = await fixtures.customer();
+    const res = await ok(
+      service.call('POST', `/sandbox/customer/${customerId}/document?type=ID_DOCUMENT`, {
+        rawBody: PDF,
+        headers: { 'content-type': 'application/pdf' },
+      }),
+      'document',
+    );
+    return { customerId, documentId: res.json.data.documentId };
+  },
   async account(customerIds?: string[]): Promise<string> {
     const holders = customerIds ?? [await fixtures.customer()];
     const body = { associatedCustomerIds: holders, name: 'Scopes', currency: 'USD', type: 'CHECKING' };
@@ -138,8 +150,13 @@ const fixtures = {
 interface RestCase {
   params?: Record<string, string>;
   body?: unknown;
+  /** A raw body (a verification document) with its Content-Type, instead of JSON. */
+  raw?: { body: string; contentType: string };
   query?: Record<string, string>;
 }
+
+/** The smallest content a PDF's magic number accepts: enough for the document routes. */
+const PDF = '%PDF-1.4\n% declared scopes\n%%EOF\n';
 
 const REST_CASES: Record<string, () => Promise<RestCase>> = {
   createCustomer: async () => ({ body: buildCustomerInput() }),
@@ -159,6 +176,14 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   },
   getVerification: async () => ({ params: { customerId: await fixtures.customer() } }),
   requestVerificationCheck: async () => ({ params: { customerId: await fixtures.customer() } }),
+  uploadVerificationDocument: async () => ({
+    params: { customerId: await fixtures.customer() },
+    query: { type: 'PROOF_OF_ADDRESS' },
+    raw: { body: PDF, contentType: 'application/pdf' },
+  }),
+  getVerificationDocument: async () => ({ params: await fixtures.document() }),
+  getVerificationDocumentContent: async () => ({ params: await fixtures.document() }),
+  reviewVerificationDocument: async () => ({ params: await fixtures.document(), body: { status: 'APPROVED' } }),
   decideVerification: async () => ({
     params: { customerId: await fixtures.inReview() },
     body: { outcome: 'VERIFIED', reason: 'Documents match.' },
@@ -279,6 +304,7 @@ function restCall(route: (typeof REST_ROUTES)[number], request: RestCase, token:
     auth: false,
     headers,
     ...(request.body !== undefined && { body: request.body }),
+    ...(request.raw && { rawBody: request.raw.body, headers: { ...headers, 'content-type': request.raw.contentType } }),
   });
 }
 
@@ -426,6 +452,14 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       'mutation($id: ID!) { decideVerification(customerId: $id, input: { outcome: VERIFIED, reason: "Documents match." }) { customerId } }',
     variables: { id: await fixtures.inReview() },
   }),
+  'Mutation.reviewDocument': async () => {
+    const { customerId, documentId } = await fixtures.document();
+    return {
+      document:
+        'mutation($c: ID!, $d: ID!) { reviewDocument(customerId: $c, documentId: $d, input: { status: APPROVED }) { documentId } }',
+      variables: { c: customerId, d: documentId },
+    };
+  },
   'Mutation.removeBeneficialOwner': async () => {
     const { businessId, ownerId } = await fixtures.ownedBusiness();
     return {

@@ -362,6 +362,7 @@ describe('npm run pii:rotate', () => {
       failed: 0,
       remaining: 0,
       businessTaxIds: { reencrypted: 0, batches: 0, failed: 0, remaining: 0 },
+      documentChunks: { reencrypted: 0, batches: 0, failed: 0, remaining: 0 },
       webhookSecrets: { reencrypted: 3, batches: 1, failed: 0, remaining: 0 },
     });
     expectAllReadable(cipherWith('new', ['new']), await rows());

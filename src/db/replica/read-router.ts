@@ -68,6 +68,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   verification: {},
   // The gates read statuses on the primary: they decide whether a write may happen.
   verificationHttp: {},
+  // Documents are read on the primary: a review follows an upload at once, and a content read writes its audit row.
+  verificationDocuments: {},
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },

@@ -13,6 +13,20 @@ export { VerificationGates } from './verification-gates.js';
 export { sandboxProvider, type VerificationProvider } from './providers.js';
 export { startVerificationChecks } from './verification-checks.job.js';
 export { VERIFICATION_ROUTES } from './verification.rest.js';
+export { DOCUMENT_ROUTES, DOCUMENT_MEDIA_TYPE_MESSAGE } from './verification-documents.rest.js';
+export { VerificationDocumentService, type DocumentUploadInput } from './verification-documents.service.js';
+export { PrismaVerificationDocumentStore, PrismaSealedDocumentStore } from './verification-documents.store.js';
+export { documentAnswer, documentFileName, presentDocument } from './verification-documents.presenter.js';
+export { DOCUMENT_LIMITS } from './verification-documents.schemas.js';
+export {
+  DOCUMENT_MEDIA_TYPES,
+  type DocumentBinding,
+  type DocumentMediaType,
+  type DocumentSealer,
+  type SealedChunk,
+  type VerificationDocument,
+  type VerificationDocumentStore,
+} from './ports.js';
 export { presentVerification, verificationAnswer, verificationCheckAnswer } from './verification.presenter.js';
 export { verificationResolvers } from './verification.resolvers.js';
 export { VERIFICATION_STATUSES, type VerificationStatus } from './verification-status.js';

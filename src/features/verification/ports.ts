@@ -54,6 +54,13 @@ export interface VerificationState {
   currentDigests: Record<string, string>;
   /** A business's owners by addedAt (empty for a person). */
   owners: OwnerVerification[];
+  /** Its documents' metadata, newest first, at most the store's limit (docs/adr/0103). */
+  documents: VerificationDocument[];
+  /**
+   * Its certificates of formation, whatever their number: APPROVED when one is, else RECEIVED when one awaits review,
+   * else REJECTED when all were; null when none was uploaded.
+   */
+  formationDocument: DocumentStatus | null;
 }
 
 /** A pending check that is due, as the job hands it to its provider. */
@@ -218,4 +225,116 @@ export interface VerificationHttpStore {
   unverifiedAmong(environment: string, customerIds: readonly string[]): Promise<string[]>;
   /** The customers linked to the accounts (any role) whose status is not VERIFIED, in id order. */
   unverifiedHoldersOf(environment: string, accountIds: readonly string[]): Promise<string[]>;
+}
+
+// ---- Documents (docs/adr/0103) -------------------------------------------------------------------------------
+
+export const DOCUMENT_TYPES = [
+  'ID_DOCUMENT',
+  'PROOF_OF_ADDRESS',
+  'CERTIFICATE_OF_FORMATION',
+  'EIN_LETTER',
+  'OTHER',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export const DOCUMENT_MEDIA_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+export type DocumentMediaType = (typeof DOCUMENT_MEDIA_TYPES)[number];
+export const DOCUMENT_STATUSES = ['RECEIVED', 'APPROVED', 'REJECTED'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export const DOCUMENT_REASON_CODES = ['EXPIRED', 'ILLEGIBLE', 'NAME_MISMATCH', 'OTHER'] as const;
+export type DocumentReasonCode = (typeof DOCUMENT_REASON_CODES)[number];
+
+/** A document's metadata, as stored and answered: never its content, and no file name (none is taken). */
+export interface VerificationDocument {
+  documentId: string;
+  customerId: string;
+  type: DocumentType;
+  mediaType: DocumentMediaType;
+  sizeBytes: number;
+  /** The content's SHA-256, lower-case hex. */
+  sha256: string;
+  status: DocumentStatus;
+  /** REJECTED only. */
+  reasonCode: DocumentReasonCode | null;
+  uploadedBy: string;
+  uploadedAt: string;
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+}
+
+/** What a document's sealed chunks are bound to. */
+export interface DocumentBinding {
+  environment: string;
+  customerId: string;
+  documentId: string;
+}
+
+export interface SealedChunk {
+  keyId: string;
+  ciphertext: Uint8Array;
+}
+
+/** Seals a document's content a chunk at a time under the PII keys (src/pii/pii-cipher.ts implements it). */
+export interface DocumentSealer {
+  sealChunk(binding: DocumentBinding, seq: number, plaintext: Uint8Array): SealedChunk;
+  openChunk(binding: DocumentBinding, seq: number, sealed: SealedChunk): Buffer;
+}
+
+export interface NewDocument {
+  documentId: string;
+  type: DocumentType;
+  mediaType: DocumentMediaType;
+  sizeBytes: number;
+  sha256: Buffer;
+  uploadedBy: string;
+}
+
+export type DocumentUpload =
+  | {
+      outcome: 'stored';
+      document: VerificationDocument;
+      previousStatus: VerificationStatus;
+      status: VerificationStatus;
+    }
+  | { outcome: 'not-found' };
+
+export type DocumentReview =
+  | { outcome: 'reviewed'; document: VerificationDocument }
+  | { outcome: 'customer-not-found' }
+  | { outcome: 'document-not-found' }
+  | { outcome: 'by-uploader' }
+  | { outcome: 'already-reviewed'; status: DocumentStatus };
+
+export interface VerificationDocumentStore {
+  /**
+   * In one transaction holding the customer's row: the document, its sealed chunks in order and its audit event; an
+   * UNVERIFIED customer moves to NEEDS_REVIEW (cause document_received), with its `customer.verification_updated`
+   * event. `audit(changedFields)` is the upload's one audit event.
+   */
+  insert(
+    environment: string,
+    customerId: string,
+    document: NewDocument,
+    chunks: readonly SealedChunk[],
+    audit: (changedFields: string[]) => WriteEffects['audit'],
+  ): Promise<DocumentUpload>;
+  /** A document's metadata; null when the customer has no such document. */
+  find(environment: string, customerId: string, documentId: string): Promise<VerificationDocument | null>;
+  /** A document's metadata with, in the same statement, the audit event of reading its content; null: no such document. */
+  findForReading(
+    environment: string,
+    customerId: string,
+    documentId: string,
+    effects: WriteEffects,
+  ): Promise<(VerificationDocument & { chunkCount: number }) | null>;
+  /** Chunk `seq` of the document, sealed; null when it is not there. */
+  chunk(documentId: string, seq: number): Promise<SealedChunk | null>;
+  /** In one transaction holding the customer's row, then the document's: the review and its audit event. */
+  review(
+    environment: string,
+    customerId: string,
+    documentId: string,
+    review: { status: 'APPROVED' | 'REJECTED'; reasonCode: DocumentReasonCode | null; reviewedBy: string },
+    effects: WriteEffects,
+  ): Promise<DocumentReview>;
 }

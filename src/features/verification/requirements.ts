@@ -13,7 +13,8 @@ import type { VerificationStatus } from './verification-status.js';
  * docs/verification.md lists the rules). Names:
  * - `identity_check` (a person): a check covering name, date of birth, address and SSN;
  * - `business_check` (a business): a check covering legal name, tax id, address and formation;
- * - `formation_document` (a business): its formation document, reviewed (documents come later: always due now);
+ * - `formation_document` (a business): an APPROVED CERTIFICATE_OF_FORMATION (docs/adr/0103): pending while one
+ *   awaits review, due (with DOCUMENT_REJECTED) when every one was rejected;
  * - `beneficial_owners` (a business): its owners listed under the CDD rule: at least one with the CONTROL prong,
  *   and every OWNERSHIP owner at 25 % or more;
  * - `owner_verification:<customerId>` (a business): each listed owner VERIFIED.
@@ -41,6 +42,8 @@ export const REQUIREMENT_ERROR_CODES = [
   'CONTROL_PERSON_MISSING',
   'OWNERSHIP_BELOW_THRESHOLD',
   'OWNER_REJECTED',
+  // Every certificate of formation uploaded was rejected by a reviewer (docs/adr/0103).
+  'DOCUMENT_REJECTED',
 ] as const;
 
 export interface RequirementError {
@@ -76,7 +79,7 @@ export function requirementsOf(state: VerificationState): Requirements {
   const kind: CheckKind = state.customerType === 'BUSINESS' ? 'BUSINESS' : 'IDENTITY';
   checkRequirement(requirements, kind, state);
   if (kind === 'BUSINESS') {
-    requirements.currentlyDue.push('formation_document');
+    formationRequirement(requirements, state.formationDocument);
     ownersRequirements(requirements, state.owners);
   }
   return requirements;
@@ -120,6 +123,21 @@ function checkRequirement(requirements: Requirements, kind: CheckKind, state: Ve
     code: latest.reasonCodes[0] ?? (kind === 'BUSINESS' ? 'BUSINESS_NOT_FOUND' : 'IDENTITY_NOT_FOUND'),
     reason: 'The provider could not verify the fields the check covered.',
   });
+}
+
+function formationRequirement(requirements: Requirements, formation: VerificationState['formationDocument']): void {
+  if (formation === 'APPROVED') return;
+  if (formation === 'RECEIVED') {
+    requirements.pendingVerification.push('formation_document');
+    return;
+  }
+  requirements.currentlyDue.push('formation_document');
+  if (formation === 'REJECTED')
+    requirements.errors.push({
+      requirement: 'formation_document',
+      code: 'DOCUMENT_REJECTED',
+      reason: 'A reviewer rejected every certificate of formation uploaded: upload a new one.',
+    });
 }
 
 function ownersRequirements(requirements: Requirements, owners: readonly OwnerVerification[]): void {

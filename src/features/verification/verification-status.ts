@@ -11,7 +11,13 @@ export const VERIFICATION_STATUSES = ['UNVERIFIED', 'PENDING', 'NEEDS_REVIEW', '
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 /** What moves a status, each by one path of the service. */
-export const TRANSITION_CAUSES = ['check_requested', 'check_completed', 'decision', 'owner_rejected'] as const;
+export const TRANSITION_CAUSES = [
+  'check_requested',
+  'check_completed',
+  'decision',
+  'owner_rejected',
+  'document_received',
+] as const;
 export type TransitionCause = (typeof TRANSITION_CAUSES)[number];
 
 /**
@@ -24,12 +30,15 @@ export type TransitionCause = (typeof TRANSITION_CAUSES)[number];
  *   decides while a check runs or before anything was asked;
  * - an owner's rejection sends a VERIFIED business back to NEEDS_REVIEW (a pending business gets there through its
  *   own check's result, which reads its owners; one already in review or rejected stays where it is).
+ * - a document's upload (docs/adr/0103) puts evidence before a person: an UNVERIFIED customer goes to NEEDS_REVIEW.
+ *   From any other status the upload moves nothing (a check runs, a person already looks, or a decision stands: the
+ *   document's requirement says it awaits review), and is not refused for it.
  * Nothing leads back to UNVERIFIED: a verification's history is kept.
  */
 export const TRANSITIONS: Readonly<
   Record<VerificationStatus, Readonly<Partial<Record<VerificationStatus, readonly TransitionCause[]>>>>
 > = {
-  UNVERIFIED: { PENDING: ['check_requested'] },
+  UNVERIFIED: { PENDING: ['check_requested'], NEEDS_REVIEW: ['document_received'] },
   PENDING: { NEEDS_REVIEW: ['check_completed'], VERIFIED: ['check_completed'], REJECTED: ['check_completed'] },
   NEEDS_REVIEW: { PENDING: ['check_requested'], VERIFIED: ['decision'], REJECTED: ['decision'] },
   VERIFIED: { PENDING: ['check_requested'], NEEDS_REVIEW: ['owner_rejected'], REJECTED: ['decision'] },

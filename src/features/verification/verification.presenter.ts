@@ -3,6 +3,7 @@ import { answerShape } from '../../domain/answer-shape.js';
 import type { Caller } from '../../domain/caller.js';
 import { recordId } from '../../presenters/record-id.js';
 import type { VerificationCheck } from './ports.js';
+import { documentDataSchema, presentDocument } from './verification-documents.presenter.js';
 import { DECISION_OUTCOMES } from './verification.schemas.js';
 import type { Verification } from './verification.service.js';
 import { VERIFICATION_STATUSES } from './verification-status.js';
@@ -72,7 +73,11 @@ export const verificationDataSchema = z
     status: z.enum(VERIFICATION_STATUSES),
     requirements: requirementsDataSchema,
     checks: z.array(verificationCheckDataSchema).describe('Newest first: at most the newest 20.'),
-    documents: z.array(z.never()).describe('Documents come in a later release: always empty.'),
+    documents: z
+      .array(documentDataSchema)
+      .describe(
+        "The customer's documents' metadata, newest first: at most the newest 20 (docs/verification-documents.md).",
+      ),
     decision: decisionDataSchema.nullable().describe('Null until a person decided.'),
   })
   .describe("A customer's verification (KYC for a person, KYB for a business).");
@@ -117,7 +122,7 @@ export const presentVerification = (verification: Verification): z.infer<typeof 
     errors: verification.requirements.errors.map(({ requirement, code, reason }) => ({ requirement, code, reason })),
   },
   checks: verification.checks.map(presentVerificationCheck),
-  documents: [],
+  documents: verification.documents.map(presentDocument),
   decision: verification.decision && {
     outcome: verification.decision.outcome,
     reason: verification.decision.reason,

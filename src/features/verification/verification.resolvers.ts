@@ -16,6 +16,13 @@ export const verificationResolvers: Pick<Resolvers, 'Mutation' | 'Customer'> = {
       loaders.verification.clearAll();
       return verification;
     },
+    // REST's review (docs/adr/0103); GraphQL has no upload and no content: REST alone carries the file.
+    reviewDocument: async (_parent, { customerId, documentId, input }, { services, caller, loaders }) => {
+      const document = await services.verificationDocuments.review(caller, customerId, documentId, input as unknown);
+      // The verification's documents and requirements changed: read them again.
+      loaders.verification.clearAll();
+      return document;
+    },
   },
 
   Customer: {

@@ -34,7 +34,7 @@ export const VERIFICATION_ROUTES = [
     summary: "Read a customer's verification",
     description:
       "Not in the contract. The status (UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED, REJECTED), the requirements derived from the customer's type, checks, decision and (for a business) its owners' statuses, " +
-      `the newest ${VERIFICATION_LIMITS.checksListed} checks, the documents (none yet) and the last decision by a person. Never a value a check covered.`,
+      `the newest ${VERIFICATION_LIMITS.checksListed} checks, the newest 20 documents (metadata only) and the last decision by a person. Never a value a check covered.`,
     scope: 'verification:read',
     success: {
       status: 200,

@@ -10,6 +10,7 @@ import type {
   DueCheck,
   VerificationCheck,
   VerificationDecision,
+  VerificationDocument,
   VerificationState,
   VerificationStore,
 } from './ports.js';
@@ -25,8 +26,8 @@ export interface Verification {
   requirements: Requirements;
   /** Newest first, at most VERIFICATION_LIMITS.checksListed. */
   checks: VerificationCheck[];
-  /** Documents come later (docs/adr/0101): always empty now. */
-  documents: never[];
+  /** Its documents' metadata, newest first (docs/adr/0103). */
+  documents: VerificationDocument[];
   decision: VerificationDecision | null;
 }
 
@@ -43,7 +44,7 @@ const present = (state: VerificationState): Verification => ({
   status: state.status,
   requirements: requirementsOf(state),
   checks: state.checks,
-  documents: [],
+  documents: state.documents,
   decision: state.decision,
 });
 

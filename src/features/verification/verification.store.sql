@@ -23,7 +23,18 @@ SELECT c.id::text AS "customerId", c.customer_type AS "customerType", coalesce(v
                                ORDER BY o.added_at, o.owner_customer_id)
                         FROM beneficial_owners o
                         LEFT JOIN customer_verifications ov ON ov.customer_id = o.owner_customer_id AND ov.environment = o.environment
-                       WHERE o.business_customer_id = c.id AND o.environment = c.environment), '[]') AS owners
+                       WHERE o.business_customer_id = c.id AND o.environment = c.environment), '[]') AS owners,
+            coalesce((SELECT json_agg(d ORDER BY d."uploadedAt" DESC, d."documentId" DESC) FROM (
+                SELECT d.id::text AS "documentId", d.customer_id::text AS "customerId", d.type, d.media_type AS "mediaType",
+  d.size_bytes AS "sizeBytes", encode(d.sha256, 'hex') AS sha256, d.status, d.reason_code AS "reasonCode",
+  d.uploaded_by AS "uploadedBy", to_char(d.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "uploadedAt", d.reviewed_by AS "reviewedBy",
+  to_char(d.reviewed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "reviewedAt" FROM verification_documents d
+                 WHERE d.customer_id = c.id AND d.environment = c.environment
+                 ORDER BY d.uploaded_at DESC, d.id DESC LIMIT 20) d), '[]') AS documents,
+            (SELECT CASE WHEN bool_or(f.status = 'APPROVED') THEN 'APPROVED' WHEN bool_or(f.status = 'RECEIVED') THEN 'RECEIVED'
+                         WHEN bool_or(f.status = 'REJECTED') THEN 'REJECTED' END
+               FROM verification_documents f
+              WHERE f.customer_id = c.id AND f.environment = c.environment AND f.type = 'CERTIFICATE_OF_FORMATION') AS "formationDocument"
        FROM customers c
        LEFT JOIN business_profiles b ON b.customer_id = c.id AND b.environment = c.environment
        LEFT JOIN customer_verifications v ON v.customer_id = c.id AND v.environment = c.environment

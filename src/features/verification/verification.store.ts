@@ -45,6 +45,18 @@ const CHECK_FIELDS = `k.id::text AS "checkId", k.kind, k.provider, k.reference, 
   k.covered_fields AS "coveredFields", k.field_digests AS "fieldDigests", ${isoInstant('k.requested_at')} AS "requestedAt",
   ${isoInstant('k.completed_at')} AS "completedAt"`;
 
+/**
+ * A verification document's metadata as it reads (alias `d`, docs/adr/0103): never a chunk of its content. The digest
+ * is answered as lower-case hex.
+ */
+export const DOCUMENT_FIELDS = `d.id::text AS "documentId", d.customer_id::text AS "customerId", d.type, d.media_type AS "mediaType",
+  d.size_bytes AS "sizeBytes", encode(d.sha256, 'hex') AS sha256, d.status, d.reason_code AS "reasonCode",
+  d.uploaded_by AS "uploadedBy", ${isoInstant('d.uploaded_at')} AS "uploadedAt", d.reviewed_by AS "reviewedBy",
+  ${isoInstant('d.reviewed_at')} AS "reviewedAt"`;
+
+/** How many documents a verification lists (the newest). */
+export const DOCUMENTS_LISTED = 20;
+
 /** The status-change event (docs/adr/0101): ids and statuses only, never a field the check covered. */
 const STATUS_EVENT = (previous: string, changedFields: string) =>
   eventInsert('x.environment', 'moved', {
@@ -72,7 +84,15 @@ const SQL = {
                                ORDER BY o.added_at, o.owner_customer_id)
                         FROM beneficial_owners o
                         LEFT JOIN customer_verifications ov ON ov.customer_id = o.owner_customer_id AND ov.environment = o.environment
-                       WHERE o.business_customer_id = c.id AND o.environment = c.environment), '[]') AS owners
+                       WHERE o.business_customer_id = c.id AND o.environment = c.environment), '[]') AS owners,
+            coalesce((SELECT json_agg(d ORDER BY d."uploadedAt" DESC, d."documentId" DESC) FROM (
+                SELECT ${DOCUMENT_FIELDS} FROM verification_documents d
+                 WHERE d.customer_id = c.id AND d.environment = c.environment
+                 ORDER BY d.uploaded_at DESC, d.id DESC LIMIT ${DOCUMENTS_LISTED}) d), '[]') AS documents,
+            (SELECT CASE WHEN bool_or(f.status = 'APPROVED') THEN 'APPROVED' WHEN bool_or(f.status = 'RECEIVED') THEN 'RECEIVED'
+                         WHEN bool_or(f.status = 'REJECTED') THEN 'REJECTED' END
+               FROM verification_documents f
+              WHERE f.customer_id = c.id AND f.environment = c.environment AND f.type = 'CERTIFICATE_OF_FORMATION') AS "formationDocument"
        FROM customers c
        LEFT JOIN business_profiles b ON b.customer_id = c.id AND b.environment = c.environment
        LEFT JOIN customer_verifications v ON v.customer_id = c.id AND v.environment = c.environment
@@ -218,6 +238,8 @@ interface StateRow {
   currentDigests: Record<string, string>;
   checks: VerificationCheck[];
   owners: VerificationState['owners'];
+  documents: VerificationState['documents'];
+  formationDocument: VerificationState['formationDocument'];
 }
 
 const toState = (row: StateRow): VerificationState => ({
@@ -236,6 +258,8 @@ const toState = (row: StateRow): VerificationState => ({
   checks: row.checks,
   currentDigests: row.currentDigests,
   owners: row.owners,
+  documents: row.documents,
+  formationDocument: row.formationDocument,
 });
 
 type Locked = { customerType: 'INDIVIDUAL' | 'BUSINESS'; status: VerificationStatus };

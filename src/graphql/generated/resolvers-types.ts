@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { CustomerParent as CustomerParentModel, AccountParent as AccountParentModel } from '../parents.js';
 import type { AccountRelationship as AccountRelationshipModel } from '../../features/accounts/index.js';
 import type { BeneficialOwner as BeneficialOwnerModel, BusinessOwnership as BusinessOwnershipModel } from '../../features/businesses/index.js';
-import type { Verification as VerificationModel, VerificationCheck as VerificationCheckModel } from '../../features/verification/index.js';
+import type { Verification as VerificationModel, VerificationCheck as VerificationCheckModel, VerificationDocument as VerificationDocumentModel } from '../../features/verification/index.js';
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel, NotePage as NotePageModel } from '../pagination.js';
 import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
@@ -375,7 +375,7 @@ export type AuditEvent = {
   requestId: Scalars['String']['output'];
   /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a case note's noteId (`customer.note.add`, `account.note.add`), a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token`, `note` (a case note) or `environment_clock`. */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token`, `note` (a case note), `environment_clock` or `verification_document`. */
   resourceType: Scalars['String']['output'];
 };
 
@@ -1088,6 +1088,15 @@ export type Mutation = {
    */
   reverseTransaction: Transaction;
   /**
+   * Records a person's review of a customer's verification document, APPROVED or REJECTED with a reason code, and
+   * returns the document: REST's `POST /{environment}/customer/{customerId}/document/{documentId}/review`. Fails,
+   * changing nothing, with VALIDATION_FAILED (a reason code missing with REJECTED, or given with APPROVED),
+   * CUSTOMER_NOT_FOUND, DOCUMENT_NOT_FOUND, DOCUMENT_REVIEW_BY_UPLOADER (the principal that uploaded it does not review
+   * it) or DOCUMENT_ALREADY_REVIEWED. An APPROVED CERTIFICATE_OF_FORMATION meets a business's `formation_document`.
+   * Without `verification:read`, only `documentId` may be selected. Uploads are REST's only: GraphQL carries no file.
+   */
+  reviewDocument: VerificationDocument;
+  /**
    * Gives the endpoint a new signing secret, answered here only. Until `previousSecretExpiresAt`
    * (WEBHOOKS_SECRET_OVERLAP_S, default 24 h) every delivery carries two signatures, one per secret; rotating
    * again within the overlap drops the oldest secret at once. Needs `webhooks:write`. Fails with
@@ -1478,6 +1487,21 @@ export type MutationReverseTransactionArgs = {
   description?: InputMaybe<Scalars['String']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   transactionId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationReviewDocumentArgs = {
+  customerId: Scalars['ID']['input'];
+  documentId: Scalars['ID']['input'];
+  input: ReviewDocumentInput;
 };
 
 
@@ -1929,6 +1953,14 @@ export type QueryWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
 };
 
+/** A person's review of a document (`reviewDocument`). */
+export type ReviewDocumentInput = {
+  /** Required with REJECTED; null or absent with APPROVED. */
+  reasonCode?: InputMaybe<VerificationDocumentReasonCode>;
+  /** APPROVED or REJECTED. */
+  status: VerificationDocumentReviewStatus;
+};
+
 /** The posted transactions of a period with the balances around them. */
 export type Statement = {
   __typename?: 'Statement';
@@ -2237,6 +2269,12 @@ export type Verification = {
   customerId: Scalars['ID']['output'];
   /** A person's last decision; null until one decided. */
   decision: Maybe<VerificationDecision>;
+  /**
+   * The customer's documents' metadata, newest first: at most 20 (docs/verification-documents.md). Their content is
+   * REST's alone (`GET /{environment}/customer/{customerId}/document/{documentId}/content`, `documents:read`), and so is
+   * an upload: GraphQL carries no file.
+   */
+  documents: Array<VerificationDocument>;
   /** What is due, derived on every read from the customer's data, checks, decision and owners. */
   requirements: VerificationRequirements;
   /** Where the verification stands. */
@@ -2311,6 +2349,69 @@ export type VerificationDecisionInput = {
 export type VerificationDecisionOutcome =
   | 'REJECTED'
   | 'VERIFIED';
+
+/** A verification document's metadata: never its content, and no file name. Every field but `documentId` needs `verification:read`. */
+export type VerificationDocument = {
+  __typename?: 'VerificationDocument';
+  /** The customer it belongs to. */
+  customerId: Scalars['ID']['output'];
+  /** The document's id. */
+  documentId: Scalars['ID']['output'];
+  /** application/pdf, image/png or image/jpeg (the content was checked to match it). */
+  mediaType: Scalars['String']['output'];
+  /** Why it was REJECTED; null otherwise. */
+  reasonCode: Maybe<VerificationDocumentReasonCode>;
+  /** When it was reviewed: ISO 8601 in UTC; null while RECEIVED. */
+  reviewedAt: Maybe<Scalars['String']['output']>;
+  /** The principal that reviewed it; null while RECEIVED. */
+  reviewedBy: Maybe<Scalars['String']['output']>;
+  /** The content's SHA-256, lower-case hex. */
+  sha256: Scalars['String']['output'];
+  /** The content's length in bytes (at most 10 MiB). */
+  sizeBytes: Scalars['Int']['output'];
+  /** RECEIVED until a person reviews it. */
+  status: VerificationDocumentStatus;
+  /** What it is evidence of. */
+  type: VerificationDocumentType;
+  /** When: ISO 8601 in UTC. */
+  uploadedAt: Scalars['String']['output'];
+  /** The principal that uploaded it, as the audit trail names it. */
+  uploadedBy: Scalars['String']['output'];
+};
+
+/** Why a person rejected a document. */
+export type VerificationDocumentReasonCode =
+  | 'EXPIRED'
+  | 'ILLEGIBLE'
+  | 'NAME_MISMATCH'
+  | 'OTHER';
+
+/** A review's outcome (`reviewDocument`). */
+export type VerificationDocumentReviewStatus =
+  | 'APPROVED'
+  | 'REJECTED';
+
+/** Where a document's review stands. */
+export type VerificationDocumentStatus =
+  /** A person approved it. */
+  | 'APPROVED'
+  /** Uploaded, awaiting a person's review. */
+  | 'RECEIVED'
+  /** A person rejected it, with a reason code. */
+  | 'REJECTED';
+
+/** What a verification document is evidence of. */
+export type VerificationDocumentType =
+  /** A business's certificate (or articles) of formation: an APPROVED one meets `formation_document`. */
+  | 'CERTIFICATE_OF_FORMATION'
+  /** The IRS letter assigning a business's EIN. */
+  | 'EIN_LETTER'
+  /** A person's government-issued identification (a passport, a driver's license). */
+  | 'ID_DOCUMENT'
+  /** Anything else a reviewer asked for. */
+  | 'OTHER'
+  /** A utility bill, a bank statement: where the customer lives. */
+  | 'PROOF_OF_ADDRESS';
 
 /** Why a requirement failed. */
 export type VerificationRequirementError = {
@@ -2578,6 +2679,7 @@ export type ResolversTypes = {
   PhoneInput: PhoneInput;
   PostTransactionInput: PostTransactionInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ReviewDocumentInput: ReviewDocumentInput;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   Statement: ResolverTypeWrapper<StatementModel>;
   StatementEntry: ResolverTypeWrapper<StatementEntryModel>;
@@ -2602,6 +2704,11 @@ export type ResolversTypes = {
   VerificationDecision: ResolverTypeWrapper<VerificationDecision>;
   VerificationDecisionInput: VerificationDecisionInput;
   VerificationDecisionOutcome: VerificationDecisionOutcome;
+  VerificationDocument: ResolverTypeWrapper<VerificationDocumentModel>;
+  VerificationDocumentReasonCode: VerificationDocumentReasonCode;
+  VerificationDocumentReviewStatus: VerificationDocumentReviewStatus;
+  VerificationDocumentStatus: VerificationDocumentStatus;
+  VerificationDocumentType: VerificationDocumentType;
   VerificationRequirementError: ResolverTypeWrapper<VerificationRequirementError>;
   VerificationRequirements: ResolverTypeWrapper<VerificationRequirements>;
   VerificationStatus: VerificationStatus;
@@ -2663,6 +2770,7 @@ export type ResolversParentTypes = {
   PhoneInput: PhoneInput;
   PostTransactionInput: PostTransactionInput;
   Query: Record<PropertyKey, never>;
+  ReviewDocumentInput: ReviewDocumentInput;
   SafeInt: Scalars['SafeInt']['output'];
   Statement: StatementModel;
   StatementEntry: StatementEntryModel;
@@ -2681,6 +2789,7 @@ export type ResolversParentTypes = {
   VerificationCheck: VerificationCheckModel;
   VerificationDecision: VerificationDecision;
   VerificationDecisionInput: VerificationDecisionInput;
+  VerificationDocument: VerificationDocumentModel;
   VerificationRequirementError: VerificationRequirementError;
   VerificationRequirements: VerificationRequirements;
   Viewer: Viewer;
@@ -2958,6 +3067,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   removeBeneficialOwner?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationRemoveBeneficialOwnerArgs, 'businessCustomerId' | 'ownerCustomerId'>>;
   requestVerificationCheck?: Resolver<ResolversTypes['VerificationCheck'], ParentType, ContextType, RequireFields<MutationRequestVerificationCheckArgs, 'customerId'>>;
   reverseTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationReverseTransactionArgs, 'accountId' | 'transactionId'>>;
+  reviewDocument?: Resolver<ResolversTypes['VerificationDocument'], ParentType, ContextType, RequireFields<MutationReviewDocumentArgs, 'customerId' | 'documentId' | 'input'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'endpointId'>>;
   setAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetAccountFlagArgs, 'accountId' | 'flag'>>;
   setAccountRelationship?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetAccountRelationshipArgs, 'accountId' | 'customerId' | 'role'>>;
@@ -3110,6 +3220,7 @@ export type VerificationResolvers<ContextType = GraphqlContext, ParentType exten
   checks?: Resolver<Array<ResolversTypes['VerificationCheck']>, ParentType, ContextType>;
   customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   decision?: Resolver<Maybe<ResolversTypes['VerificationDecision']>, ParentType, ContextType>;
+  documents?: Resolver<Array<ResolversTypes['VerificationDocument']>, ParentType, ContextType>;
   requirements?: Resolver<ResolversTypes['VerificationRequirements'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['VerificationStatus'], ParentType, ContextType>;
 };
@@ -3132,6 +3243,21 @@ export type VerificationDecisionResolvers<ContextType = GraphqlContext, ParentTy
   decidedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   outcome?: Resolver<ResolversTypes['VerificationDecisionOutcome'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type VerificationDocumentResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationDocument'] = ResolversParentTypes['VerificationDocument']> = {
+  customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  documentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mediaType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reasonCode?: Resolver<Maybe<ResolversTypes['VerificationDocumentReasonCode']>, ParentType, ContextType>;
+  reviewedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reviewedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sha256?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['VerificationDocumentStatus'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['VerificationDocumentType'], ParentType, ContextType>;
+  uploadedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  uploadedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type VerificationRequirementErrorResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationRequirementError'] = ResolversParentTypes['VerificationRequirementError']> = {
@@ -3232,6 +3358,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Verification?: VerificationResolvers<ContextType>;
   VerificationCheck?: VerificationCheckResolvers<ContextType>;
   VerificationDecision?: VerificationDecisionResolvers<ContextType>;
+  VerificationDocument?: VerificationDocumentResolvers<ContextType>;
   VerificationRequirementError?: VerificationRequirementErrorResolvers<ContextType>;
   VerificationRequirements?: VerificationRequirementsResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;

@@ -32,6 +32,16 @@ export interface RestRoute {
   ssnScope?: AccessScope;
   /** The domain's input schema, for POST and PUT; `optional`: the operation also takes no body at all. */
   requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown>; optional?: true };
+  /**
+   * A raw body instead of JSON (a verification document, docs/adr/0103): one of `mediaTypes` (Content-Type; any
+   * other is UNSUPPORTED_MEDIA_TYPE), handed to the operation as a stream, never buffered by the router.
+   */
+  rawBody?: { mediaTypes: readonly string[]; description: string };
+  /**
+   * The success is the stored bytes of a file of one of these media types (its own, not chosen by Accept), sent as an
+   * attachment and never cached.
+   */
+  binaryAnswer?: readonly string[];
   /** The domain's query schema (each property becomes a query parameter). */
   query?: { schema: z.ZodType; example: Record<string, unknown> };
   /** 202: accepted, its outcome to come (a verification check: docs/adr/0101). */

@@ -31,6 +31,8 @@ const business = (overrides: Partial<VerificationState> = {}): VerificationState
   checks: [check()],
   currentDigests: { ...DIGESTS },
   owners: [{ customerId: 'o1', prongs: ['CONTROL'], ownershipPercentage: null, status: 'VERIFIED' }],
+  documents: [],
+  formationDocument: null,
   ...overrides,
 });
 

@@ -29,6 +29,7 @@ afterAll(async () => service?.stop());
 /** The table as docs/verification.md writes it: from → to: causes. */
 const DOCUMENTED = [
   'UNVERIFIED → PENDING: check_requested',
+  'UNVERIFIED → NEEDS_REVIEW: document_received',
   'PENDING → NEEDS_REVIEW: check_completed',
   'PENDING → VERIFIED: check_completed',
   'PENDING → REJECTED: check_completed',

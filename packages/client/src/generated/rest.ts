@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * Read a customer's verification
-         * @description Not in the contract. The status (UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED, REJECTED), the requirements derived from the customer's type, checks, decision and (for a business) its owners' statuses, the newest 20 checks, the documents (none yet) and the last decision by a person. Never a value a check covered.
+         * @description Not in the contract. The status (UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED, REJECTED), the requirements derived from the customer's type, checks, decision and (for a business) its owners' statuses, the newest 20 checks, the newest 20 documents (metadata only) and the last decision by a person. Never a value a check covered.
          *
          *     Requires the scope `verification:read`.
          */
@@ -198,6 +198,97 @@ export interface paths {
          *     Requires the scope `verification:decide`.
          */
         post: operations["decideVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a verification document
+         * @description Not in the contract. The body is the file itself (not JSON): application/pdf, image/png, image/jpeg, at most 10485760 bytes (10 MiB), whose first bytes must be that media type's (its magic number). Read as it arrives and stored only encrypted under the PII keys, with its size and SHA-256; the answer is its metadata (no file name is taken or kept). An UNVERIFIED customer's verification moves to NEEDS_REVIEW (`customer.verification_updated`, which never carries a document); a business's APPROVED CERTIFICATE_OF_FORMATION meets its `formation_document` requirement. Audited (`customer.verification.document_upload`). No Idempotency-Key: a repeat stores a second document (compare `sha256`).
+         *
+         *     Requires the scope `verification:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `type` is missing or not one of ID_DOCUMENT, PROOF_OF_ADDRESS, CERTIFICATE_OF_FORMATION, EIN_LETTER, OTHER.
+         */
+        post: operations["uploadVerificationDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/document/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a verification document's metadata
+         * @description Not in the contract. Its type, media type, size, SHA-256 and status: RECEIVED, APPROVED, or REJECTED with a reason code (EXPIRED, ILLEGIBLE, NAME_MISMATCH, OTHER). Never its content (`…/content`, with `documents:read`).
+         *
+         *     Requires the scope `verification:read`.
+         */
+        get: operations["getVerificationDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/document/{documentId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a verification document's content
+         * @description Not in the contract. The bytes as uploaded, in their own media type, with `Content-Disposition: attachment`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Every read is audited (`customer.verification.document_read`, the document as its resource) before a byte is sent. Its own scope: reading verifications does not read passports.
+         *
+         *     Requires the scope `documents:read`.
+         */
+        get: operations["getVerificationDocumentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/document/{documentId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a verification document
+         * @description Not in the contract. `status`: APPROVED (no `reasonCode`) or REJECTED with a `reasonCode` (EXPIRED, ILLEGIBLE, NAME_MISMATCH, OTHER). A document is reviewed once, never by the principal that uploaded it. An APPROVED CERTIFICATE_OF_FORMATION meets a business's `formation_document` requirement; the verification's status does not move (a person decides it). Audited (`customer.verification.document_review`).
+         *
+         *     Requires the scope `verification:decide`.
+         */
+        post: operations["reviewVerificationDocument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1156,9 +1247,9 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -1422,8 +1513,8 @@ export interface components {
                 /** @description When its result was applied; null while PENDING. */
                 completedAt: string | null;
             }[];
-            /** @description Documents come in a later release: always empty. */
-            documents: unknown[];
+            /** @description The customer's documents' metadata, newest first: at most the newest 20 (docs/verification-documents.md). */
+            documents: components["schemas"]["VerificationDocument"][];
             /** @description Null until a person decided. */
             decision: {
                 /** @enum {string} */
@@ -1485,6 +1576,60 @@ export interface components {
              * @description A UUID assigned by the service, lower case.
              */
             customerId: string;
+        };
+        /** @description The document's metadata when the token holds `verification:read`; otherwise only its id. */
+        VerificationDocumentAnswer: components["schemas"]["VerificationDocument"] | {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            documentId: string;
+        };
+        /** @description A verification document's metadata (never its content). */
+        VerificationDocument: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            documentId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /**
+             * @description The kind of evidence, as uploaded.
+             * @enum {string}
+             */
+            type: "ID_DOCUMENT" | "PROOF_OF_ADDRESS" | "CERTIFICATE_OF_FORMATION" | "EIN_LETTER" | "OTHER";
+            /**
+             * @description Its media type (the content was checked to match it).
+             * @enum {string}
+             */
+            mediaType: "application/pdf" | "image/png" | "image/jpeg";
+            /** @description The content's length in bytes. */
+            sizeBytes: number;
+            /** @description The content's SHA-256, lower-case hex: compare it with the file sent. */
+            sha256: string;
+            /**
+             * @description RECEIVED until a person reviews it: APPROVED or REJECTED.
+             * @enum {string}
+             */
+            status: "RECEIVED" | "APPROVED" | "REJECTED";
+            /** @description Why it was REJECTED; null otherwise. */
+            reasonCode: ("EXPIRED" | "ILLEGIBLE" | "NAME_MISMATCH" | "OTHER") | null;
+            /** @description The principal that uploaded it (as the audit trail names it). */
+            uploadedBy: string;
+            /** Format: date-time */
+            uploadedAt: string;
+            /** @description The principal that reviewed it; null while RECEIVED. */
+            reviewedBy: string | null;
+            reviewedAt: string | null;
+        };
+        VerificationDocumentReviewRequest: {
+            /** @enum {string} */
+            status: "APPROVED" | "REJECTED";
+            reasonCode?: ("EXPIRED" | "ILLEGIBLE" | "NAME_MISMATCH" | "OTHER") | null;
         };
         /** @description A new account for existing customers. */
         CreateAccountRequest: {
@@ -2391,6 +2536,24 @@ export interface components {
         /** @description Success on the customer endpoints. */
         VerificationAnswerResponse: {
             data: components["schemas"]["VerificationAnswer"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        VerificationDocumentAnswerResponse: {
+            data: components["schemas"]["VerificationDocumentAnswer"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        VerificationDocumentResponse: {
+            data: components["schemas"]["VerificationDocument"];
             /** @constant */
             success: true;
             error: null;
@@ -3526,6 +3689,26 @@ export interface components {
             };
         };
         /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body ended before its announced length; nothing is stored.
+         */
+        CustomerBadRequest_uploadVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `NOT_A_BUSINESS`: The customer is an INDIVIDUAL: only a BUSINESS has beneficial owners; nothing changes.
          *     - `OWNER_NOT_AN_INDIVIDUAL`: The body's customer is a BUSINESS; nothing changes.
          *     - `BENEFICIAL_OWNER_EXISTS`: The customer is already an owner of this business; nothing changes.
@@ -3699,6 +3882,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `DOCUMENT_ALREADY_REVIEWED`: The document is APPROVED or REJECTED already; nothing changes. */
+        CustomerConflict_reviewVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "DOCUMENT_ALREADY_REVIEWED";
+                    };
+                };
+            };
+        };
         /** @description - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes. */
         CustomerConflict_updateCustomer: {
             headers: {
@@ -3731,6 +3930,27 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `FORBIDDEN`: The token may not act in this environment.
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
+         *     - `DOCUMENT_REVIEW_BY_UPLOADER`: The token is the principal that uploaded the document: another person reviews it. Nothing changes.
+         */
+        CustomerForbidden_reviewVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "DOCUMENT_REVIEW_BY_UPLOADER";
                     };
                 };
             };
@@ -3823,6 +4043,45 @@ export interface components {
         };
         /**
          * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
+         *     - `DOCUMENT_NOT_FOUND`: No document with this id belongs to this customer in this environment.
+         */
+        CustomerNotFound_getVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "DOCUMENT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `DOCUMENT_NOT_FOUND`: No document with this id belongs to this customer in this environment.
+         */
+        CustomerNotFound_getVerificationDocumentContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "DOCUMENT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
          *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
          */
         CustomerNotFound_getWebhookEndpoint: {
@@ -3892,6 +4151,22 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /** @description - `DOCUMENT_CONTENT_TOO_LARGE`: The body is longer than 10485760 bytes: refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored. */
+        CustomerPayloadTooLarge_uploadVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "DOCUMENT_CONTENT_TOO_LARGE";
                     };
                 };
             };
@@ -4031,6 +4306,26 @@ export interface components {
             };
         };
         /**
+         * @description - `DOCUMENT_UPLOADS_BUSY`: The instance already reads 4 uploads; retry after Retry-After. Nothing is read or stored.
+         *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+         */
+        CustomerServiceUnavailable_uploadVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "DOCUMENT_UPLOADS_BUSY" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `UNAUTHENTICATED`: No Authorization header.
          *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
          *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
@@ -4118,6 +4413,25 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one of the three (or the body has a Content-Encoding); nothing is read or stored.
+         *     - `DOCUMENT_TYPE_MISMATCH`: The content's first bytes are not its Content-Type's (e.g. a PNG sent as application/pdf); nothing is stored.
+         */
+        CustomerUnsupportedMediaType_uploadVerificationDocument: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE" | "DOCUMENT_TYPE_MISMATCH";
+                    };
+                };
+            };
+        };
     };
     parameters: {
         /**
@@ -4130,6 +4444,11 @@ export interface components {
          * @example 0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21
          */
         ownerCustomerId: string;
+        /**
+         * @description The id answered when the document was uploaded (any case). A value that is not a UUID names no document.
+         * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+         */
+        documentId: string;
         /**
          * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
          * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
@@ -5155,6 +5474,281 @@ export interface operations {
             403: components["responses"]["CustomerForbidden"];
             404: components["responses"]["CustomerNotFound_getCustomer"];
             409: components["responses"]["CustomerConflict_decideVerification"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    uploadVerificationDocument: {
+        parameters: {
+            query: {
+                /**
+                 * @description type
+                 * @example ID_DOCUMENT
+                 */
+                type: "ID_DOCUMENT" | "PROOF_OF_ADDRESS" | "CERTIFICATE_OF_FORMATION" | "EIN_LETTER" | "OTHER";
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes, at most 10485760 bytes. */
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "image/png": string;
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description Stored: the document's metadata, RECEIVED (its id alone without `verification:read`). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "documentId": "0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "type": "ID_DOCUMENT",
+                     *         "mediaType": "image/jpeg",
+                     *         "sizeBytes": 482133,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "RECEIVED",
+                     *         "reasonCode": null,
+                     *         "uploadedBy": "token:0193a5c2-0000-7000-8000-00000000a001",
+                     *         "uploadedAt": "2026-12-03T10:00:00.000Z",
+                     *         "reviewedBy": null,
+                     *         "reviewedAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationDocumentAnswerResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_uploadVerificationDocument"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            413: components["responses"]["CustomerPayloadTooLarge_uploadVerificationDocument"];
+            415: components["responses"]["CustomerUnsupportedMediaType_uploadVerificationDocument"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable_uploadVerificationDocument"];
+        };
+    };
+    getVerificationDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+                /**
+                 * @description The id answered when the document was uploaded (any case). A value that is not a UUID names no document.
+                 * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+                 */
+                documentId: components["parameters"]["documentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "documentId": "0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "type": "ID_DOCUMENT",
+                     *         "mediaType": "image/jpeg",
+                     *         "sizeBytes": 482133,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "RECEIVED",
+                     *         "reasonCode": null,
+                     *         "uploadedBy": "token:0193a5c2-0000-7000-8000-00000000a001",
+                     *         "uploadedAt": "2026-12-03T10:00:00.000Z",
+                     *         "reviewedBy": null,
+                     *         "reviewedAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationDocumentResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getVerificationDocument"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    getVerificationDocumentContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+                /**
+                 * @description The id answered when the document was uploaded (any case). A value that is not a UUID names no document.
+                 * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+                 */
+                documentId: components["parameters"]["documentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content, decrypted as it is sent. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description `attachment; filename="…"`: a name made of the record's id, never one a client sent. */
+                    "Content-Disposition": string;
+                    /** @description `nosniff`: the media type is the stored one; a browser must not guess another. */
+                    "X-Content-Type-Options": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getVerificationDocumentContent"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    reviewVerificationDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+                /**
+                 * @description The id answered when the document was uploaded (any case). A value that is not a UUID names no document.
+                 * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+                 */
+                documentId: components["parameters"]["documentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "REJECTED",
+                 *       "reasonCode": "EXPIRED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerificationDocumentReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Reviewed: the document's metadata (its id alone without `verification:read`). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "documentId": "0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "type": "ID_DOCUMENT",
+                     *         "mediaType": "image/jpeg",
+                     *         "sizeBytes": 482133,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "REJECTED",
+                     *         "reasonCode": "EXPIRED",
+                     *         "uploadedBy": "token:0193a5c2-0000-7000-8000-00000000a001",
+                     *         "uploadedAt": "2026-12-03T10:00:00.000Z",
+                     *         "reviewedBy": "token:0193a5c2-0000-7000-8000-00000000b002",
+                     *         "reviewedAt": "2026-12-03T11:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationDocumentAnswerResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden_reviewVerificationDocument"];
+            404: components["responses"]["CustomerNotFound_getVerificationDocument"];
+            409: components["responses"]["CustomerConflict_reviewVerificationDocument"];
             413: components["responses"]["CustomerPayloadTooLarge"];
             415: components["responses"]["CustomerUnsupportedMediaType"];
             429: components["responses"]["CustomerRateLimited"];
@@ -7901,7 +8495,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
