@@ -209,6 +209,25 @@ describe('POST /{environment}/account/{accountId}/close', () => {
   });
 });
 
+describe('closing while money moves', () => {
+  it('every deposit racing the closing either lands before it (and is disbursed) or is refused ACCOUNT_CLOSED', async () => {
+    const from = await newAccount();
+    const to = await newAccount();
+    expectSuccess(await credit(from, 100), 'account', 201);
+    const [closing, ...deposits] = await Promise.all([
+      close(from, { reason: 'CUSTOMER_REQUEST', disbursementAccountId: to }),
+      ...Array.from({ length: 8 }, () => credit(from, 1)),
+    ]);
+    expectSuccess(closing!, 'account', 200);
+    const landed = deposits.filter((res) => res.status === 201).length;
+    for (const res of deposits.filter((res) => res.status !== 201))
+      expectFailure(res, 'account', 409, 'ACCOUNT_CLOSED');
+    expect((await account(from)).amount).toBe(0);
+    expect((await account(to)).amount).toBe(100 + landed);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+});
+
 describe('POST /{environment}/account/{accountId}/reopen', () => {
   it('reopens within the window: the contract fields again, postings accepted, account.reopened', async () => {
     const accountId = await newAccount();
