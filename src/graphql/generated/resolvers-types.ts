@@ -891,7 +891,7 @@ export type EntityType =
  */
 export type Event = {
   __typename?: 'Event';
-  /** The account right after the write (account.created, account.updated); null otherwise, and when withheld (see `requiredScope`). */
+  /** The account right after the write (account.created, account.updated, account.closed, account.reopened); null otherwise, and when withheld (see `requiredScope`). */
   account: Maybe<Account>;
   /** The account of account.customer_added / account.customer_removed / account.relationship_changed / account.deleted, and of a withheld account or transaction event; null otherwise. */
   accountId: Maybe<Scalars['ID']['output']>;
