@@ -206,6 +206,7 @@ export async function startService(
           },
         }),
       },
+      reopenWindowDays: config.lifecycle.reopenWindowDays,
       clock: {
         timeZones: config.clock.timeZones,
         adjustable: config.clock.adjustable,

@@ -62,6 +62,15 @@ export const ERROR_TEXTS: Record<string, string> = {
   CLOCK_CANNOT_GO_BACK:
     "An advance's `to` is not after the environment's current time (or another advance moved it further meanwhile): time never moves back. Nothing changes.",
   CLOCK_ADVANCE_TOO_FAR: 'An advance moves the clock at most three years; advance again for more. Nothing changes.',
+  ACCOUNT_CLOSED:
+    'A posting, hold, transfer or reversal touching a closed account (either side), or closing an account already closed; nothing is written. A closed account keeps its history and can be reopened within `ACCOUNT_REOPEN_WINDOW_DAYS`.',
+  ACCOUNT_HAS_PENDING_HOLDS: 'Closing an account with a pending hold: post or void it first; nothing changes.',
+  ACCOUNT_NOT_CLOSED: 'Reopening an account that is open; nothing changes.',
+  ACCOUNT_REOPEN_WINDOW_PASSED:
+    "Reopening an account closed more than `ACCOUNT_REOPEN_WINDOW_DAYS` days ago (by the environment's clock); nothing changes.",
+  CUSTOMER_ARCHIVED:
+    'Opening an account for (or linking to one) an archived customer, archiving it again, or reopening an account one of whose customers is archived; nothing changes.',
+  CUSTOMER_HAS_OPEN_ACCOUNTS: 'Archiving a customer linked to an account that is not closed; nothing changes.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   EXTERNAL_ID_TAKEN:

@@ -264,6 +264,12 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "How long an instance's claim on a day's end of day lasts without renewal (1,000–3,600,000, renewed after every batch): after a crash another instance (or the restarted one) resumes the day once it has run out.",
   },
+  ACCOUNT_REOPEN_WINDOW_DAYS: {
+    default: '`30`',
+    example: '`90`',
+    description:
+      "How many days after its closing (by its environment's clock) `POST /{environment}/account/{accountId}/reopen` may reopen an account (1–3,650); later it answers ACCOUNT_REOPEN_WINDOW_PASSED ([account lifecycle](../account-lifecycle.md)).",
+  },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: '`5000`',
     example: '`1000`',

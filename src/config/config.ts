@@ -5,6 +5,7 @@ import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
 import { graphqlConfig, graphqlEnv } from './graphql.js';
 import { jobsConfig, jobsEnv } from './jobs.js';
+import { lifecycleConfig, lifecycleEnv } from './lifecycle.js';
 import { verificationConfig, verificationEnv, verificationProblems } from './verification.js';
 import { ledgerExportProblems, limitsConfig, limitsEnv } from './limits.js';
 import { loggingConfig, loggingEnv } from './logging.js';
@@ -31,7 +32,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -53,6 +54,7 @@ const envSchema = z.object({
   ...statementsEnv,
   ...verificationEnv,
   ...clockEnv,
+  ...lifecycleEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -75,7 +77,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof limitsConfig> &
   ReturnType<typeof statementsConfig> &
   ReturnType<typeof verificationConfig> &
-  ReturnType<typeof clockConfig>;
+  ReturnType<typeof clockConfig> &
+  ReturnType<typeof lifecycleConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -211,5 +214,6 @@ export function loadConfig(
     ...statementsConfig(raw),
     ...verificationConfig(raw, raw.NODE_ENV),
     ...clockConfig(raw, accessConfig(raw).environments),
+    ...lifecycleConfig(raw),
   };
 }

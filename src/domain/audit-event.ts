@@ -35,6 +35,10 @@ export const AUDIT_OPERATIONS = [
   'account.flag.expire',
   'account.overdraft_limit.set',
   'account.note.add',
+  // An account closed or reopened, a customer archived (docs/adr/0106).
+  'account.close',
+  'account.reopen',
+  'customer.archive',
   'transaction.create',
   'transaction.post',
   'transaction.void',

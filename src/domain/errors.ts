@@ -91,6 +91,13 @@ export const ErrorCodes = [
   'CLOCK_NOT_ADJUSTABLE',
   'CLOCK_CANNOT_GO_BACK',
   'CLOCK_ADVANCE_TOO_FAR',
+  // Accounts close, customers archive (docs/adr/0106-account-and-customer-lifecycle.md).
+  'ACCOUNT_CLOSED',
+  'ACCOUNT_HAS_PENDING_HOLDS',
+  'ACCOUNT_NOT_CLOSED',
+  'ACCOUNT_REOPEN_WINDOW_PASSED',
+  'CUSTOMER_ARCHIVED',
+  'CUSTOMER_HAS_OPEN_ACCOUNTS',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -405,6 +412,52 @@ export const accountBalanceNotZero = () =>
     'ACCOUNT_BALANCE_NOT_ZERO',
     'conflict',
     'Only an account with a zero balance and no pending hold can be deleted; move the money out first.',
+  );
+
+/** A closing account with money left and no disbursement account to send it to (or a debt: a negative balance). */
+export const accountBalanceNotZeroToClose = (negative: boolean) =>
+  new DomainError(
+    'ACCOUNT_BALANCE_NOT_ZERO',
+    'conflict',
+    negative
+      ? 'The account owes money (a negative balance): credit it to zero before closing it; nothing was changed.'
+      : 'The account still holds money: give a disbursementAccountId to receive it, or move it out first; nothing was changed.',
+  );
+
+/** A posting (or a hold's posting) on a closed account; closing it again. Nothing was written. */
+export const accountClosed = () =>
+  new DomainError(
+    'ACCOUNT_CLOSED',
+    'conflict',
+    'The account is closed: nothing posts on it and it cannot be closed again; reopen it first (within the reopen window).',
+  );
+
+export const accountHasPendingHolds = () =>
+  new DomainError(
+    'ACCOUNT_HAS_PENDING_HOLDS',
+    'conflict',
+    'The account has a pending hold: post or void it before closing the account; nothing was changed.',
+  );
+
+export const accountNotClosed = () =>
+  new DomainError('ACCOUNT_NOT_CLOSED', 'conflict', 'The account is open: only a closed account can be reopened.');
+
+export const accountReopenWindowPassed = (days: number) =>
+  new DomainError(
+    'ACCOUNT_REOPEN_WINDOW_PASSED',
+    'conflict',
+    `A closed account can be reopened within ${days} days of its closing (ACCOUNT_REOPEN_WINDOW_DAYS); open a new account instead.`,
+  );
+
+/** An archived customer opens no account, is linked to none and is not archived twice. */
+export const customerArchived = (message = 'The customer is archived: it opens no account and is linked to none.') =>
+  new DomainError('CUSTOMER_ARCHIVED', 'conflict', message);
+
+export const customerHasOpenAccounts = (openAccounts: number) =>
+  new DomainError(
+    'CUSTOMER_HAS_OPEN_ACCOUNTS',
+    'conflict',
+    `The customer still has ${openAccounts} open account(s); close them before archiving the customer.`,
   );
 
 export const accountHasTransactions = () =>

@@ -9,6 +9,7 @@ import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
 import type { LedgerStore } from './ledger/index.js';
 import type { LinkReadModel } from './links/index.js';
+import type { LifecycleStore } from './lifecycle/index.js';
 import type { NoteStore } from './notes/index.js';
 import type { WebhookStore } from './webhooks/index.js';
 
@@ -45,6 +46,8 @@ export interface Stores {
   accounts: AccountStore;
   /** Case notes on customers and accounts (docs/adr/0105). */
   notes: NoteStore;
+  /** Accounts close and reopen, customers archive (docs/adr/0106). */
+  lifecycle: LifecycleStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

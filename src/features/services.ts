@@ -19,6 +19,7 @@ import { type EventFeed, EventService } from './events/index.js';
 import { holdExpiryStep, LedgerService } from './ledger/index.js';
 import { LinkService } from './links/index.js';
 import { NoteService } from './notes/index.js';
+import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
 import { type SecretSealer, WebhookService, type WebhookServiceOptions } from './webhooks/index.js';
 
@@ -35,6 +36,8 @@ export interface DomainServices {
   audit: AuditService;
   links: LinkService;
   notes: NoteService;
+  /** Accounts close and reopen, customers archive (docs/adr/0106). */
+  lifecycle: LifecycleService;
   ledger: LedgerService;
   history: HistoryService;
   events: EventService;
@@ -82,6 +85,8 @@ export function createDomainServices(deps: {
   };
   /** Environment clocks and the end of day (ENVIRONMENT_TIME_ZONES, ADJUSTABLE_CLOCK_ENVIRONMENTS, END_OF_DAY_LEASE_MS). */
   clock?: ClockOptions;
+  /** How many days after its closing an account may be reopened (ACCOUNT_REOPEN_WINDOW_DAYS; 30 by default). */
+  reopenWindowDays?: number;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -137,6 +142,12 @@ export function createDomainServices(deps: {
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger,
     notes: new NoteService(deps.stores, creation),
+    lifecycle: new LifecycleService(
+      deps.stores,
+      time,
+      { reopenWindowDays: deps.reopenWindowDays ?? DEFAULT_REOPEN_WINDOW_DAYS },
+      (environment, read) => customers.withProfiles(environment, read),
+    ),
     history: new HistoryService(deps.stores, time, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),

@@ -15,6 +15,7 @@ import { PrismaIdempotencyStore } from './idempotency/index.js';
 import { PrismaEventStore } from './events/index.js';
 import { PrismaLedgerStore } from './ledger/index.js';
 import { PrismaLinkReadModel } from './links/index.js';
+import { PrismaLifecycleStore } from './lifecycle/index.js';
 import { PrismaNoteStore } from './notes/index.js';
 import type { PrismaClient } from '../db/connection/prisma-client.js';
 import { PrismaWebhookStore } from './webhooks/index.js';
@@ -30,6 +31,7 @@ export interface StoreOptions {
  */
 export function createStores(prisma: PrismaClient, options: StoreOptions = {}): Stores {
   const businesses = withTranslatedErrors(new PrismaBusinessStore(prisma, options.idempotencyWaitMs));
+  const ledger = new PrismaLedgerStore(prisma, options.idempotencyWaitMs);
   return {
     customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
     businesses,
@@ -41,7 +43,9 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     notes: withTranslatedErrors(new PrismaNoteStore(prisma, options.idempotencyWaitMs)),
-    ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
+    ledger: withTranslatedErrors(ledger),
+    // A closing disbursement is the ledger's own posting statement, in the lifecycle store's transaction.
+    lifecycle: withTranslatedErrors(new PrismaLifecycleStore(prisma, ledger)),
     history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),

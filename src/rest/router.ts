@@ -190,6 +190,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     events,
     webhooks,
     notes,
+    lifecycle,
     clock,
     endOfDay,
   } = deps.services;
@@ -382,6 +383,12 @@ export function createRestRouter(deps: HttpDependencies): Router {
       );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
+    closeAccount: async ({ caller, params, body }) =>
+      ok(accountAnswer(caller, await lifecycle.closeAccount(caller, params.accountId!, body))),
+    reopenAccount: async ({ caller, params, body }) =>
+      ok(accountAnswer(caller, await lifecycle.reopenAccount(caller, params.accountId!, body))),
+    archiveCustomer: async ({ caller, params, body }) =>
+      ok(customerAnswer(caller, await lifecycle.archiveCustomer(caller, params.customerId!, body))),
     setOverdraftLimit: async ({ caller, params, body, ifMatch }) => {
       const account = await accounts.setOverdraftLimit(
         caller,

@@ -7,6 +7,7 @@ import { DOCUMENT_ROUTES, VERIFICATION_ROUTES } from '../features/verification/i
 import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
 import { NOTES_ROUTES } from '../features/notes/index.js';
+import { LIFECYCLE_ROUTES } from '../features/lifecycle/index.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
 import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
@@ -43,6 +44,7 @@ export const REST_ROUTES = [
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,
   ...NOTES_ROUTES,
+  ...LIFECYCLE_ROUTES,
   ...CLOCK_ROUTES,
 ] as const satisfies readonly RestRoute[];
 

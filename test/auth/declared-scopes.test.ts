@@ -287,6 +287,13 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   listCustomerNotes: async () => ({ params: { customerId: await fixtures.customer() }, query: { limit: '5' } }),
   addAccountNote: async () => ({ params: { accountId: await fixtures.account() }, body: { text: 'Fee dispute.' } }),
   listAccountNotes: async () => ({ params: { accountId: await fixtures.account() }, query: { limit: '5' } }),
+  closeAccount: async () => ({ params: { accountId: await fixtures.account() }, body: { reason: 'CUSTOMER_REQUEST' } }),
+  reopenAccount: async () => {
+    const accountId = await fixtures.account();
+    await ok(service.call('POST', `/sandbox/account/${accountId}/close`, { body: { reason: 'OTHER' } }), 'close');
+    return { params: { accountId } };
+  },
+  archiveCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { reason: 'DUPLICATE' } }),
   getClock: async () => ({}),
   // A day each time (refused calls change nothing): nothing in this file turns on the sandbox's time.
   advanceClock: async () => ({ body: { days: 1 } }),
@@ -519,6 +526,22 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { id: accountId },
     };
   },
+  'Mutation.closeAccount': async () => ({
+    document: `mutation($id: ID!) { closeAccount(accountId: $id, reason: CUSTOMER_REQUEST) ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
+  'Mutation.reopenAccount': async () => {
+    const accountId = await fixtures.account();
+    await ok(service.call('POST', `/sandbox/account/${accountId}/close`, { body: { reason: 'OTHER' } }), 'close');
+    return {
+      document: `mutation($id: ID!) { reopenAccount(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
+      variables: { id: accountId },
+    };
+  },
+  'Mutation.archiveCustomer': async () => ({
+    document: 'mutation($id: ID!) { archiveCustomer(customerId: $id, reason: DUPLICATE) { customerId } }',
+    variables: { id: await fixtures.customer() },
+  }),
   'Mutation.setOverdraftLimit': async () => ({
     document: `mutation($id: ID!) { setOverdraftLimit(accountId: $id, overdraftLimit: "250") ${ACCOUNT_ID_ONLY} }`,
     variables: { id: await fixtures.account() },

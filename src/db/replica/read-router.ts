@@ -86,6 +86,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   // An environment's time is read on the primary: an advance, then a read, must see the advance (docs/adr/0102).
   clock: {},
   endOfDay: {},
+  // Writes only (each an interactive transaction on the primary).
+  lifecycle: {},
 };
 
 /**

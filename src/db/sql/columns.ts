@@ -1,5 +1,10 @@
-import { type Account, type AccountRole, shownRelationships } from '../../features/accounts/account.js';
-import type { Address, Customer, Phone } from '../../features/customers/customer.js';
+import {
+  type Account,
+  type AccountCloseReason,
+  type AccountRole,
+  shownRelationships,
+} from '../../features/accounts/account.js';
+import type { Address, Customer, CustomerArchiveReason, Phone } from '../../features/customers/customer.js';
 import type { Metadata } from '../../domain/metadata.js';
 import { RECENT_TRANSACTIONS, type Transaction } from '../../features/ledger/transaction.js';
 import type { AccountModel, CustomerModel } from '../generated/prisma/models.js';
@@ -36,10 +41,14 @@ const CUSTOMER_ROLES_OF_ACCOUNT = `(SELECT CASE WHEN bool_and(ac.role = 'OWNER')
 export const customerVersionOf = (alias: string): string =>
   `((${alias}.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = ${alias}.id), 0) - 1) % 2147483647 + 1)::integer`;
 
+/** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
+export const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** The customer's columns after its id, in this order (the link walk lines them up with NULL padding). */
 const CUSTOMER_OWN_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ${customerVersionOf('c')} AS "customerVersion", c.external_id AS "externalId", c.metadata`;
+  c.phone_numbers AS "phoneNumbers", c.addresses, ${customerVersionOf('c')} AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  ${isoInstant('c.archived_at')} AS "archivedAt", c.archive_reason AS "archiveReason"`;
 export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOMER} AS "accountIds"`;
 export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /**
@@ -50,10 +59,7 @@ export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 export const NEW_CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_OWN_FIELDS}, ''::text AS "accountIds"`;
 /** NULLs of CUSTOMER_FIELDS' types, for a row that is an account. */
 export const NO_CUSTOMER_FIELDS =
-  'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text';
-
-/** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
-export const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text, NULL::varchar, NULL::text';
 
 /**
  * A ledger entry (alias `e`) as a transaction. trim_scale gives every amount as the shortest exact
@@ -80,7 +86,7 @@ export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount):
   ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
   ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
-  ${CUSTOMER_ROLES_OF_ACCOUNT}::text AS "customerRoles"`;
+  ${CUSTOMER_ROLES_OF_ACCOUNT}::text AS "customerRoles", ${isoInstant('a.closed_at')} AS "closedAt", a.close_reason AS "closeReason"`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /**
  * NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. A union's columns are named by its first
@@ -90,7 +96,7 @@ export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
   'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", ' +
-  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles"';
+  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles", NULL::text AS "closedAt", NULL::varchar AS "closeReason"';
 
 /** An account's row of a union with customers (NO_ACCOUNT_FIELDS): its externalId and metadata under their own names. */
 export const walkAccountRow = (
@@ -119,6 +125,9 @@ export type CustomerRow = Pick<
   /** NULL when unset; absent from events written before migration 20261204000000. */
   externalId?: string | null;
   metadata?: Metadata | null;
+  /** NULL while active; absent from events written before migration 20261212010000. */
+  archivedAt?: string | null;
+  archiveReason?: string | null;
 };
 
 export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' | 'flags'> & {
@@ -140,6 +149,9 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   /** NULL when unset; absent from events written before migration 20261204000000. */
   externalId?: string | null;
   metadata?: Metadata | null;
+  /** NULL while open; absent from events written before migration 20261212010000. */
+  closedAt?: string | null;
+  closeReason?: string | null;
 };
 
 /**
@@ -192,6 +204,13 @@ export const toCustomer = (row: CustomerRow): Customer => ({
   version: row.customerVersion ?? 1,
   ...withClientFields(row),
   ...(row.lastName === null && { customerType: 'BUSINESS' as const }),
+  // Only once archived: an active customer keeps exactly the contract's fields (docs/adr/0106).
+  ...(row.archivedAt !== null &&
+    row.archivedAt !== undefined && {
+      status: 'ARCHIVED' as const,
+      archivedAt: row.archivedAt,
+      archiveReason: row.archiveReason as CustomerArchiveReason,
+    }),
 });
 
 /** externalId and metadata only when set: a record that uses neither has exactly the contract's fields. */
@@ -225,4 +244,11 @@ export const toAccount = (row: AccountRow): Account => ({
   overdraftLimit: row.overdraftLimit,
   version: row.accountVersion ?? 1,
   ...withClientFields(row),
+  // Only once closed: an open account keeps exactly the contract's fields (docs/adr/0106).
+  ...(row.closedAt !== null &&
+    row.closedAt !== undefined && {
+      status: 'CLOSED' as const,
+      closedAt: row.closedAt,
+      closeReason: row.closeReason as AccountCloseReason,
+    }),
 });

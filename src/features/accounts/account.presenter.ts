@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ACCOUNT_FLAGS, ACCOUNT_ROLES, type Account, type AccountFlagDetail } from './account.js';
+import {
+  ACCOUNT_CLOSE_REASONS,
+  ACCOUNT_FLAGS,
+  ACCOUNT_ROLES,
+  type Account,
+  type AccountFlagDetail,
+} from './account.js';
 import { presentTransaction, RECENT_TRANSACTIONS, transactionDataSchema } from '../ledger/index.js';
 import { recordId } from '../../presenters/record-id.js';
 import { clientFieldSchemas, presentClientFields } from '../../presenters/client-fields.js';
@@ -48,6 +54,22 @@ export const accountDataSchema = z
         'Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.',
       ),
     ...clientFieldSchemas,
+    status: z
+      .literal('CLOSED')
+      .optional()
+      .describe(
+        'Not in the contract. Only on a closed account (`POST …/close`): nothing posts on it; absent while open.',
+      ),
+    closedAt: z
+      .string()
+      .optional()
+      .describe(
+        "Not in the contract. When it was closed (RFC 3339, UTC, by the environment's clock); only when closed.",
+      ),
+    closeReason: z
+      .enum(ACCOUNT_CLOSE_REASONS)
+      .optional()
+      .describe('Not in the contract. Why it was closed; only when closed.'),
   })
   .describe('A depository account, owned by one or more customers.');
 
@@ -121,6 +143,12 @@ export const presentAccount = (account: Account): AccountData => ({
   transactions: account.transactions.map(presentTransaction),
   flags: account.flags as AccountData['flags'],
   ...presentClientFields(account),
+  // Only once closed: an open account has exactly the contract's fields.
+  ...(account.status === 'CLOSED' && {
+    status: 'CLOSED' as const,
+    closedAt: account.closedAt!,
+    closeReason: account.closeReason!,
+  }),
 });
 
 /** A write's answer, shaped by the caller's read scope (src/domain/answer-shape.ts). */

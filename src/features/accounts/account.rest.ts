@@ -19,6 +19,7 @@ import {
   accountNeedsACustomer,
   customerAccountLimit,
   customerAlreadyLinked,
+  customerArchived,
   customerNotLinked,
   externalIdTaken,
   lastOwner,
@@ -59,6 +60,11 @@ import {
 } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
 
+const customerArchivedFailure = failure(
+  'CUSTOMER_ARCHIVED',
+  'A customer of the request is archived (docs/account-lifecycle.md): it opens no account; nothing changes.',
+  customerArchived(),
+);
 const customerAccountLimitFailure = failure(
   'CUSTOMER_ACCOUNT_LIMIT',
   `A customer of the request already holds ${CUSTOMER_LIMITS.accounts} accounts, the most a customer may hold; nothing changes.`,
@@ -140,6 +146,7 @@ export const ACCOUNTS_ROUTES = [
         referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId]),
       ),
       customerAccountLimitFailure,
+      customerArchivedFailure,
       externalIdTakenFailure,
       roleRequiresIndividualFailure,
       failure(
@@ -243,6 +250,7 @@ export const ACCOUNTS_ROUTES = [
         'The customer does not exist in this environment; nothing changes.',
         referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId]),
       ),
+      customerArchivedFailure,
       failure(
         'ACCOUNT_CUSTOMER_LIMIT',
         `The account already has ${ACCOUNT_LIMITS.associatedCustomers} customers.`,

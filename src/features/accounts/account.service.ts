@@ -10,6 +10,7 @@ import {
   accountNotFound,
   customerAccountLimit,
   customerAlreadyLinked,
+  customerArchived,
   customerNotLinked,
   fieldsNotUpdatable,
   lastOwner,
@@ -128,6 +129,7 @@ export class AccountService {
         if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
         if (inserted.outcome === 'role-requires-individual') throw roleRequiresIndividual(inserted.customerIds);
         if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+        if (inserted.outcome === 'customer-archived') throw customerArchived();
         return inserted.outcome;
       },
     );
@@ -271,6 +273,7 @@ export class AccountService {
     if (change.outcome === 'role-requires-individual') throw roleRequiresIndividual();
     if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
     if (change.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+    if (change.outcome === 'customer-archived') throw customerArchived();
     return changedAccount(change);
   }
 

@@ -2,7 +2,8 @@
 
 -- cas_account_insert
 WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
-     found AS (SELECT c.id, c.customer_type FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
      missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
      ineligible AS (
        SELECT wanted.id, wanted.ordinality FROM wanted JOIN found ON found.id = wanted.id
@@ -11,7 +12,7 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
 
      account AS (
        INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)
        RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
@@ -25,11 +26,13 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
   'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
   'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END), $18::text[] FROM account x)
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
-          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible
+          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
+          (SELECT count(*)::int FROM archived) AS archived
 
 -- cas_account_insert_with_key
 WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
-     found AS (SELECT c.id, c.customer_type FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
      missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
      ineligible AS (
        SELECT wanted.id, wanted.ordinality FROM wanted JOIN found ON found.id = wanted.id
@@ -39,7 +42,7 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
        SELECT $19::varchar, $20::varchar, $21::varchar, $22::varchar, $23::bytea, $24::timestamptz, $25::jsonb
-       FROM setting WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible)
+       FROM setting WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
              created_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at
@@ -62,7 +65,8 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
   'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
   'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END), $18::text[] FROM account x)
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
-          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible
+          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
+          (SELECT count(*)::int FROM archived) AS archived
 
 -- cas_account_find_by_ids
 SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
@@ -80,7 +84,7 @@ SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, c
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles" FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason" FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])
 
 -- cas_account_update
 WITH target AS MATERIALIZED (
@@ -108,7 +112,7 @@ WITH target AS MATERIALIZED (
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $9::uuid, $10::varchar, $11::varchar, $12::varchar, $13::varchar, $14::uuid, $15::varchar, $16::varchar, $17::text[]
      FROM updated),
@@ -147,12 +151,12 @@ SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, c
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles" FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason" FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3
 
 -- cas_account_add_customer
 WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
      customer AS MATERIALIZED (
-       SELECT c.id, NOT ($14::varchar = ANY(ARRAY['AUTHORIZED_SIGNER', 'AUTHORIZED_USER']::varchar[]) AND c.customer_type <> 'INDIVIDUAL') AS eligible
+       SELECT c.id, NOT ($14::varchar = ANY(ARRAY['AUTHORIZED_SIGNER', 'AUTHORIZED_USER']::varchar[]) AND c.customer_type <> 'INDIVIDUAL') AS eligible, c.archived_at IS NOT NULL AS archived
        FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE
      ),
      current AS MATERIALIZED (
@@ -162,7 +166,7 @@ WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid A
      ), changed AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT t.id, c.id, $2, cur.last + 1, $14::varchar FROM target t, customer c, current cur
-       WHERE NOT cur.present AND cur.linked < $4::int AND c.eligible
+       WHERE NOT cur.present AND cur.linked < $4::int AND c.eligible AND NOT c.archived
        RETURNING account_id, customer_id
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $5::uuid, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::uuid, $11::varchar, $12::varchar,
@@ -171,7 +175,8 @@ WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid A
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $2::varchar, 'account.customer_added', 'account', x.account_id, jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id) FROM changed x)
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
-            coalesce((SELECT eligible FROM customer), true) AS eligible, cur.linked, cur.present, cur.role,
+            coalesce((SELECT eligible FROM customer), true) AS eligible, coalesce((SELECT archived FROM customer), false) AS archived,
+            cur.linked, cur.present, cur.role,
             (SELECT count(*)::int FROM changed) AS changed
      FROM current cur
 
@@ -258,7 +263,7 @@ WITH target AS MATERIALIZED (
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
      ), detail AS (
        INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, set_by_name, until)
        SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $18::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
@@ -299,7 +304,7 @@ WITH target AS MATERIALIZED (
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
      ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $5::uuid, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::uuid, $11::varchar, $12::varchar,
@@ -349,7 +354,7 @@ WITH target AS MATERIALIZED (
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $4::uuid, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::uuid, $10::varchar, $11::varchar,
             CASE WHEN EXISTS (SELECT 1 FROM changed) THEN $12::text[] ELSE '{}'::text[] END

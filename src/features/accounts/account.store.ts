@@ -63,21 +63,29 @@ const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar,
   'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END)`;
 
 /**
+ * Every customer exists, may hold its role, and is not archived (docs/adr/0106): an archived customer opens no account.
+ * Its row is held FOR KEY SHARE, which an archive's FOR UPDATE waits for (and the other way round).
+ */
+const OPENABLE =
+  'NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)';
+
+/**
  * The roles ($9, one per customer of $6, in the same order) are written with the links; a role only a person may
  * hold, given to a BUSINESS customer, writes nothing (`ineligible`), as a missing customer does.
  */
 const insertSql = (withKey: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
-     found AS (SELECT c.id, c.customer_type FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
      missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
      ineligible AS (
        SELECT wanted.id, wanted.ordinality FROM wanted JOIN found ON found.id = wanted.id
        WHERE wanted.role = ANY(${INDIVIDUAL_ONLY}) AND found.customer_type <> 'INDIVIDUAL'
      ),
-     ${withKey ? `${claimQueries(19, 'NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible)')},` : ''}
+     ${withKey ? `${claimQueries(19, `${OPENABLE}`)},` : ''}
      account AS (
        INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible)'}
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : `WHERE ${OPENABLE}`}
        RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
@@ -85,7 +93,8 @@ const insertSql = (withKey: boolean) =>
      ), audit AS (${auditInsert(10, 'account')}),
      event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(10) })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
-          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible`;
+          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
+          (SELECT count(*)::int FROM archived) AS archived`;
 
 /** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
 const accountUpdated = (auditFirst: number) => ({
@@ -157,7 +166,7 @@ const SQL = {
     'account_add_customer',
     `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
      customer AS MATERIALIZED (
-       SELECT c.id, NOT ($14::varchar = ANY(${INDIVIDUAL_ONLY}) AND c.customer_type <> 'INDIVIDUAL') AS eligible
+       SELECT c.id, NOT ($14::varchar = ANY(${INDIVIDUAL_ONLY}) AND c.customer_type <> 'INDIVIDUAL') AS eligible, c.archived_at IS NOT NULL AS archived
        FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE
      ),
      current AS MATERIALIZED (
@@ -167,12 +176,13 @@ const SQL = {
      ), changed AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT t.id, c.id, $2, cur.last + 1, $14::varchar FROM target t, customer c, current cur
-       WHERE NOT cur.present AND cur.linked < $4::int AND c.eligible
+       WHERE NOT cur.present AND cur.linked < $4::int AND c.eligible AND NOT c.archived
        RETURNING account_id, customer_id
      ), audit AS (${auditInsertOfCall(5, 'target t, customer c, current cur WHERE (cur.present AND cur.role = $14::varchar) OR EXISTS (SELECT 1 FROM changed)', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_added'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
-            coalesce((SELECT eligible FROM customer), true) AS eligible, cur.linked, cur.present, cur.role,
+            coalesce((SELECT eligible FROM customer), true) AS eligible, coalesce((SELECT archived FROM customer), false) AS archived,
+            cur.linked, cur.present, cur.role,
             (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
   ),
@@ -343,7 +353,7 @@ export class PrismaAccountStore implements AccountStore {
       record.customerIds.map((_, index) => record.roles?.[index] ?? 'OWNER'),
       ...auditValues(effects.audit),
     ];
-    type Row = { created: number; missing: string; ineligible: string };
+    type Row = { created: number; missing: string; ineligible: string; archived: number };
     let row: Row | undefined;
     try {
       [row] = effects.idempotency
@@ -363,6 +373,7 @@ export class PrismaAccountStore implements AccountStore {
     if (missing.length > 0) return { outcome: 'customers-missing', missing };
     const ineligible = idList(row!.ineligible);
     if (ineligible.length > 0) return { outcome: 'role-requires-individual', customerIds: ineligible };
+    if (row!.archived > 0) return { outcome: 'customer-archived' };
     return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
   }
 
@@ -437,6 +448,7 @@ export class PrismaAccountStore implements AccountStore {
       account: number;
       customer: number;
       eligible: boolean;
+      archived: boolean;
       linked: number;
       present: boolean;
       role: AccountRole | null;
@@ -463,6 +475,7 @@ export class PrismaAccountStore implements AccountStore {
     if (row!.customer === 0) return { outcome: 'customer-not-found' };
     if (row!.present && row!.role !== role) return { outcome: 'linked-with-another-role', role: row!.role! };
     if (!row!.present && !row!.eligible) return { outcome: 'role-requires-individual' };
+    if (!row!.present && row!.archived) return { outcome: 'customer-archived' };
     if (!row!.present && row!.changed === 0) return { outcome: 'customer-limit' };
     return this.changed(environment, id, row!.changed > 0);
   }

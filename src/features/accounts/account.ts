@@ -9,6 +9,17 @@ import type { Metadata } from '../../domain/metadata.js';
 export const ACCOUNT_FLAGS = ['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED'] as const;
 export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
 
+/** Why an account was closed (docs/account-lifecycle.md). */
+export const ACCOUNT_CLOSE_REASONS = [
+  'CUSTOMER_REQUEST',
+  'BANK_DECISION',
+  'FRAUD',
+  'DORMANCY',
+  'DECEASED',
+  'OTHER',
+] as const;
+export type AccountCloseReason = (typeof ACCOUNT_CLOSE_REASONS)[number];
+
 /** A flag the account carries, with why, when, by whom it was set and when it lifts itself. */
 export interface AccountFlagDetail {
   flag: AccountFlag;
@@ -93,6 +104,11 @@ export interface Account {
   externalId?: string;
   /** The client's key-value pairs; absent when there are none. */
   metadata?: Metadata;
+  /** Only on a closed account (docs/adr/0106): absent while open, so an open account has exactly the contract's fields. */
+  status?: 'CLOSED';
+  /** ISO 8601, UTC, by the environment's clock; only on a closed account. */
+  closedAt?: string;
+  closeReason?: AccountCloseReason;
 }
 
 /** An account's identity and links only; every Account is one. */

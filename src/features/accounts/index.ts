@@ -3,6 +3,8 @@
  * its input types, service, store, presenters, REST routes, GraphQL resolvers and the flag-expiry job.
  */
 export {
+  ACCOUNT_CLOSE_REASONS,
+  type AccountCloseReason,
   ACCOUNT_FLAGS,
   ACCOUNT_ROLES,
   type Account,
@@ -18,6 +20,7 @@ export { AccountService } from './account.service.js';
 export { PrismaAccountStore } from './account.store.js';
 export {
   accountAcknowledgmentDataSchema,
+  accountAnswerDataSchema,
   accountDataSchema,
   presentAccount,
   presentAccountAnswer,

@@ -33,7 +33,9 @@ export type AccountCreation =
   /** These customers are BUSINESS customers given a role only a person may hold (INDIVIDUAL_ONLY_ROLES); nothing was written. */
   | { outcome: 'role-requires-individual'; customerIds: string[] }
   /** A customer already holds the most accounts a customer may (CUSTOMER_LIMITS.accounts); nothing was written. */
-  | { outcome: 'customer-account-limit' };
+  | { outcome: 'customer-account-limit' }
+  /** A customer is archived (docs/adr/0106): it opens no account; nothing was written. */
+  | { outcome: 'customer-archived' };
 
 /** What a change to an existing account's controls or customers found. */
 export type AccountChange =
@@ -43,6 +45,8 @@ export type AccountChange =
   | { outcome: 'customer-not-found' }
   | { outcome: 'customer-limit' }
   | { outcome: 'customer-account-limit' }
+  /** The customer to link is archived (docs/adr/0106); nothing written. */
+  | { outcome: 'customer-archived' }
   | { outcome: 'last-customer' }
   /** The customer is the account's last OWNER: it can be neither removed nor given another role (nothing written). */
   | { outcome: 'last-owner' }

@@ -7,7 +7,8 @@ WITH
        SELECT $1::uuid, $2::varchar, 'BUSINESS', $3::text[], $4::jsonb, $5::jsonb, $6::varchar, $7::jsonb, $8::text[]
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, ''::text AS "accountIds"
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", ''::text AS "accountIds"
      ), profile AS (
        INSERT INTO business_profiles AS b (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
                                       pii_key_id, entity_type, formation_date, formation_state, formation_country, industry, website)
@@ -41,7 +42,8 @@ WITH setting AS MATERIALIZED (SELECT set_config('lock_timeout', $36::text, true)
        SELECT $1::uuid, $2::varchar, 'BUSINESS', $3::text[], $4::jsonb, $5::jsonb, $6::varchar, $7::jsonb, $8::text[] FROM claimed
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, ''::text AS "accountIds"
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", ''::text AS "accountIds"
      ), profile AS (
        INSERT INTO business_profiles AS b (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
                                       pii_key_id, entity_type, formation_date, formation_state, formation_country, industry, website)
@@ -99,7 +101,8 @@ WITH target AS MATERIALIZED (
          FROM profile WHERE c.id = profile.id AND c.environment = $2
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)

@@ -7,16 +7,18 @@
 -- customerSearchSql: no filter
 SELECT c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds" FROM customers c
-    WHERE c.environment = $1 AND ($3::uuid IS NULL OR c.id > $3::uuid)
+    WHERE c.environment = $1 AND ($3::uuid IS NULL OR c.id > $3::uuid) AND c.archived_at IS NULL
     ORDER BY c.id LIMIT $2
 
 -- customerSearchSql: every filter
 SELECT c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds", cas_search_key(c.last_name) AS "sortKey" FROM customers c
     WHERE c.environment = $1 AND cas_search_key(c.last_name) ~>=~ CASE WHEN $3::uuid IS NULL THEN '' ELSE coalesce((SELECT cas_search_key(x.last_name) FROM customers x WHERE x.id = $3::uuid AND x.environment = $1), U&'\+10FFFF') END

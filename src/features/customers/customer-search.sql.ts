@@ -44,6 +44,10 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
     );
   if (filter.customerType !== undefined)
     conditions.push(`c.customer_type = ${parameter(filter.customerType)}::varchar`);
+  // Archived customers only when asked for; a search by a blind index finds the number's customer whatever its status.
+  if (filter.status === 'ARCHIVED') conditions.push('c.archived_at IS NOT NULL');
+  else if (filter.status === 'ACTIVE' || (filter.ssnBlindIndex === undefined && filter.taxIdBlindIndex === undefined))
+    conditions.push('c.archived_at IS NULL');
   if (filter.lastNamePrefix) conditions.push(prefixRange('c.last_name', parameter(filter.lastNamePrefix)));
   if (filter.firstNamePrefix) conditions.push(prefixRange('c.first_name', parameter(filter.firstNamePrefix)));
   if (filter.email !== undefined)

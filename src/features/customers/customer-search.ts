@@ -70,6 +70,11 @@ const filterFields = {
   verificationStatus: z
     .enum(VERIFICATION_STATUSES, { error: `Must be one of ${VERIFICATION_STATUSES.join(', ')}.` })
     .optional(),
+  /**
+   * ACTIVE or ARCHIVED (docs/account-lifecycle.md). Absent: active customers only, except in a search by SSN or tax
+   * id, which finds the person whatever its status (the number stays enrolled once archived).
+   */
+  status: z.enum(['ACTIVE', 'ARCHIVED'], { error: 'Must be ACTIVE or ARCHIVED.' }).optional(),
 };
 
 /** The filters as a query string carries them (REST `GET /{environment}/customer`). */
@@ -136,6 +141,7 @@ export interface CustomerFilter {
   legalNamePrefix?: string;
   taxIdBlindIndex?: Uint8Array;
   verificationStatus?: VerificationStatus;
+  status?: 'ACTIVE' | 'ARCHIVED';
 }
 
 type FilterInput = { [K in keyof typeof filterFields]?: z.output<(typeof filterFields)[K]> };
@@ -160,5 +166,6 @@ export function customerFilterOf(
     ...(input.metadata !== undefined && { metadata: input.metadata }),
     ...(ssnBlindIndex !== undefined && { ssnBlindIndex }),
     ...(input.verificationStatus !== undefined && { verificationStatus: input.verificationStatus }),
+    ...(input.status !== undefined && { status: input.status }),
   };
 }

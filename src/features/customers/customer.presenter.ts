@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Address, BusinessProfile, Customer, Phone } from './customer.js';
+import { type Address, type BusinessProfile, type Customer, CUSTOMER_ARCHIVE_REASONS, type Phone } from './customer.js';
 import type { Page } from '../../domain/pagination.js';
 import type { AnswerShape } from '../../domain/answer-shape.js';
 import { recordId } from '../../presenters/record-id.js';
@@ -28,6 +28,30 @@ export const addressDataSchema = z
   })
   .describe('A postal address of a customer.');
 
+/** Only on an archived customer (docs/account-lifecycle.md): an active one answers without them. */
+const archiveFieldSchemas = {
+  status: z
+    .literal('ARCHIVED')
+    .optional()
+    .describe('Not in the contract. Only on an archived customer (`POST …/archive`); absent while active.'),
+  archivedAt: z
+    .string()
+    .optional()
+    .describe(
+      "Not in the contract. When it was archived (RFC 3339, UTC, by the environment's clock); only when archived.",
+    ),
+  archiveReason: z
+    .enum(CUSTOMER_ARCHIVE_REASONS)
+    .optional()
+    .describe('Not in the contract. Why it was archived; only when archived.'),
+};
+
+/** The archive's fields of an archived customer; nothing for an active one. */
+const presentArchiveFields = (customer: Customer) =>
+  customer.status === 'ARCHIVED'
+    ? { status: 'ARCHIVED' as const, archivedAt: customer.archivedAt!, archiveReason: customer.archiveReason! }
+    : {};
+
 export const customerDataSchema = z
   .strictObject({
     customerId: recordId,
@@ -44,6 +68,7 @@ export const customerDataSchema = z
     phoneNumbers: z.array(phoneDataSchema),
     preferredName: z.string(),
     ...clientFieldSchemas,
+    ...archiveFieldSchemas,
   })
   .describe('A customer. The social security number and document locator number are never returned.');
 
@@ -73,6 +98,7 @@ export const businessCustomerDataSchema = z
     phoneNumbers: z.array(phoneDataSchema),
     addresses: z.array(addressDataSchema),
     ...clientFieldSchemas,
+    ...archiveFieldSchemas,
   })
   .describe('A business customer. Its tax id is never returned.');
 
@@ -136,6 +162,7 @@ export const presentCustomer = (customer: Customer): CustomerData => ({
   phoneNumbers: customer.phoneNumbers.map(presentPhone),
   preferredName: customer.preferredName,
   ...presentClientFields(customer),
+  ...presentArchiveFields(customer),
 });
 
 /** A business as it reads, with its profile (the customer service reads it for every BUSINESS row). */
@@ -156,6 +183,7 @@ export const presentBusinessCustomer = (customer: Customer, business: BusinessPr
   phoneNumbers: customer.phoneNumbers.map(presentPhone),
   addresses: customer.addresses.map(presentAddress),
   ...presentClientFields(customer),
+  ...presentArchiveFields(customer),
 });
 
 /** A person exactly as the contract shows it, or a business with its own fields. */

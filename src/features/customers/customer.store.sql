@@ -10,7 +10,8 @@ WITH
                             $11::text, $12::text[], $13::jsonb, $14::jsonb, $15::varchar, $16::jsonb, $17::text[]
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, ''::text AS "accountIds"
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", ''::text AS "accountIds"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $18::uuid, $19::varchar, $20::varchar, $21::varchar, $22::varchar, $23::uuid, $24::varchar, $25::varchar, $26::text[]
      FROM customer),
@@ -38,7 +39,8 @@ WITH setting AS MATERIALIZED (SELECT set_config('lock_timeout', $34::text, true)
                             $11::text, $12::text[], $13::jsonb, $14::jsonb, $15::varchar, $16::jsonb, $17::text[] FROM claimed
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, ''::text AS "accountIds"
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", ''::text AS "accountIds"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $18::uuid, $19::varchar, $20::varchar, $21::varchar, $22::varchar, $23::uuid, $24::varchar, $25::varchar, $26::text[]
      FROM customer),
@@ -57,7 +59,8 @@ WITH taken AS MATERIALIZED (
 -- cas_customer_find_by_ids
 SELECT c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds" FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])
 
@@ -73,7 +76,8 @@ WITH updated AS (
        WHERE c.id = $1::uuid AND c.environment = $2 AND c.customer_type = 'INDIVIDUAL' AND ($21::int[] IS NULL OR ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer = ANY($21::int[]))
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
+  to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)

@@ -297,7 +297,8 @@ export class PrismaCustomerStore implements CustomerStore {
   /** A page in id order: the typed API (two statements: customers, then their links), rare enough not to matter. */
   async list(environment: string, page: PageRequest): Promise<Customer[]> {
     const customers = await this.prisma.customer.findMany({
-      where: { environment, ...(page.after === undefined ? {} : { id: { gt: page.after } }) },
+      // Archived customers are left out of the list (docs/account-lifecycle.md): `status=ARCHIVED` is a search.
+      where: { environment, archivedAt: null, ...(page.after === undefined ? {} : { id: { gt: page.after } }) },
       orderBy: { id: 'asc' },
       take: page.first,
       select: {

@@ -1,5 +1,16 @@
 import type { Metadata } from '../../domain/metadata.js';
 
+/** Why a customer was archived (docs/account-lifecycle.md). */
+export const CUSTOMER_ARCHIVE_REASONS = [
+  'CUSTOMER_REQUEST',
+  'BANK_DECISION',
+  'FRAUD',
+  'DECEASED',
+  'DUPLICATE',
+  'OTHER',
+] as const;
+export type CustomerArchiveReason = (typeof CUSTOMER_ARCHIVE_REASONS)[number];
+
 /** A customer as it leaves the domain: never a social security or document locator number. */
 export interface Customer {
   customerId: string;
@@ -25,6 +36,11 @@ export interface Customer {
    */
   customerType?: 'BUSINESS';
   business?: BusinessProfile;
+  /** Only on an archived customer (docs/adr/0106): absent while active, so an active one has exactly the contract's fields. */
+  status?: 'ARCHIVED';
+  /** ISO 8601, UTC, by the environment's clock; only on an archived customer. */
+  archivedAt?: string;
+  archiveReason?: CustomerArchiveReason;
 }
 
 /** An entity's own fields, as it reads them (never its tax id). */

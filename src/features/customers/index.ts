@@ -3,7 +3,15 @@
  * rules, service, stores, presenters, REST routes and GraphQL resolvers. Anything not exported here is the
  * feature's own; its tests may still reach in.
  */
-export type { Address, BusinessProfile, Customer, CustomerLinks, Phone } from './customer.js';
+export {
+  type Address,
+  type BusinessProfile,
+  type Customer,
+  CUSTOMER_ARCHIVE_REASONS,
+  type CustomerArchiveReason,
+  type CustomerLinks,
+  type Phone,
+} from './customer.js';
 export {
   addressSchema,
   BUSINESS_FIELDS,
@@ -24,6 +32,7 @@ export {
   anyCustomerDataSchema,
   businessCustomerDataSchema,
   customerAcknowledgmentDataSchema,
+  customerAnswerDataSchema,
   customerDataSchema,
   phoneDataSchema,
   presentAnyCustomer,

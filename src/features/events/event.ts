@@ -23,6 +23,9 @@ export const EVENT_TYPES = [
   'account.customer_removed',
   // A linked customer's role changed (docs/adr/0091).
   'account.relationship_changed',
+  // An account closed or reopened (docs/adr/0106): the account as it is after the change.
+  'account.closed',
+  'account.reopened',
   'transaction.pending',
   'transaction.posted',
   'transaction.voided',

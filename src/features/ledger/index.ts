@@ -5,8 +5,9 @@
  */
 export { type AccountBalance, RECENT_TRANSACTIONS, type Transaction } from './transaction.js';
 export { amountProblemMessage, exactAmount, minorUnitDigits } from './money.js';
-export type { LedgerStore } from './ports.js';
-export { LedgerService, type Transfer } from './ledger.service.js';
+export type { LedgerRefusal, LedgerStore, LimitCheck, NewPosting } from './ports.js';
+export { LedgerService, refusalError, type Transfer } from './ledger.service.js';
+export { limitCheckFor } from './limits.js';
 export { PrismaLedgerStore } from './ledger.store.js';
 export {
   presentTransaction,

@@ -3,6 +3,7 @@ import type { Account } from '../accounts/index.js';
 import { auditEventFor, type AuditOperation } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
 import {
+  accountClosed,
   accountFrozen,
   accountNotFound,
   amountExceedsHold,
@@ -534,7 +535,7 @@ const BALANCE_OUT_OF_RANGE_MESSAGE =
   "Posting this amount would take a balance (the account's, or the environment's settlement account in this currency) beyond what the ledger can hold (less than 10^18 either way).";
 
 /** The domain error of a refusal the store's statement decided; nothing was written. */
-function refusalError(
+export function refusalError(
   refusal: LedgerRefusal,
   accountId: string | null,
   currency: string | null,
@@ -548,6 +549,8 @@ function refusalError(
       return currencyMismatch();
     case 'ACCOUNT_FROZEN':
       return accountFrozen();
+    case 'ACCOUNT_CLOSED':
+      return accountClosed();
     case 'DEBITS_BLOCKED':
       return debitsBlocked();
     case 'CREDITS_BLOCKED':

@@ -7,7 +7,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -20,6 +20,7 @@ WITH legs AS (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -93,7 +94,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -106,6 +107,7 @@ WITH legs AS (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -205,7 +207,7 @@ WITH target AS MATERIALIZED (
               EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id IN (SELECT o.id FROM original o)) AS reversed
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -218,6 +220,7 @@ WITH target AS MATERIALIZED (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -309,7 +312,7 @@ WITH target AS MATERIALIZED (
               EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id IN (SELECT o.id FROM original o)) AS reversed
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -322,6 +325,7 @@ WITH target AS MATERIALIZED (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -407,7 +411,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -420,6 +424,7 @@ WITH legs AS (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -503,7 +508,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -516,6 +521,7 @@ WITH legs AS (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -613,7 +619,7 @@ WITH target AS MATERIALIZED (
        ORDER BY h.id FOR UPDATE
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.flags FROM accounts a
+       SELECT a.id, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT held.account_id FROM held WHERE NOT held.is_settlement)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -624,10 +630,11 @@ WITH target AS MATERIALIZED (
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE locked.closed_at IS NOT NULL) THEN 'ACCOUNT_CLOSED'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
 
        END AS refusal,
-       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND 'FROZEN' = ANY(locked.flags) LIMIT 1) AS refused_account
+       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND ('FROZEN' = ANY(locked.flags) OR locked.closed_at IS NOT NULL) LIMIT 1) AS refused_account
      ),
 
      go AS MATERIALIZED (SELECT 1 AS go FROM decision d WHERE d.refusal IS NULL ),
@@ -687,7 +694,7 @@ WITH target AS MATERIALIZED (
        ORDER BY h.id FOR UPDATE
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.flags FROM accounts a
+       SELECT a.id, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT held.account_id FROM held WHERE NOT held.is_settlement)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -698,10 +705,11 @@ WITH target AS MATERIALIZED (
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE locked.closed_at IS NOT NULL) THEN 'ACCOUNT_CLOSED'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
 
        END AS refusal,
-       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND 'FROZEN' = ANY(locked.flags) LIMIT 1) AS refused_account
+       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND ('FROZEN' = ANY(locked.flags) OR locked.closed_at IS NOT NULL) LIMIT 1) AS refused_account
      ),
      setting AS MATERIALIZED (SELECT set_config('lock_timeout', $22::text, true) AS applied),
      claimed AS (
@@ -771,7 +779,7 @@ WITH target AS MATERIALIZED (
        ORDER BY h.id FOR UPDATE
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.flags FROM accounts a
+       SELECT a.id, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT held.account_id FROM held WHERE NOT held.is_settlement)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -786,13 +794,14 @@ WITH target AS MATERIALIZED (
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE locked.closed_at IS NOT NULL) THEN 'ACCOUNT_CLOSED'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
          WHEN $4::text = 'POST' THEN CASE
          WHEN $8::numeric IS NOT NULL AND (SELECT coalesce($5::numeric, max(held.amount)) FROM held) > $8::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
          WHEN ($9::jsonb ->> (SELECT max(held.currency) FROM held)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT coalesce($5::numeric, max(held.amount)) FROM held) <= ($9::jsonb ->> (SELECT max(held.currency) FROM held)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END
        END AS refusal,
-       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND 'FROZEN' = ANY(locked.flags) LIMIT 1) AS refused_account
+       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND ('FROZEN' = ANY(locked.flags) OR locked.closed_at IS NOT NULL) LIMIT 1) AS refused_account
      ),
 
      go AS MATERIALIZED (SELECT 1 AS go FROM decision d WHERE d.refusal IS NULL ),
@@ -855,7 +864,7 @@ WITH target AS MATERIALIZED (
        ORDER BY h.id FOR UPDATE
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.flags FROM accounts a
+       SELECT a.id, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT held.account_id FROM held WHERE NOT held.is_settlement)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -870,13 +879,14 @@ WITH target AS MATERIALIZED (
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE locked.closed_at IS NOT NULL) THEN 'ACCOUNT_CLOSED'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
          WHEN $4::text = 'POST' THEN CASE
          WHEN $8::numeric IS NOT NULL AND (SELECT coalesce($5::numeric, max(held.amount)) FROM held) > $8::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
          WHEN ($9::jsonb ->> (SELECT max(held.currency) FROM held)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT coalesce($5::numeric, max(held.amount)) FROM held) <= ($9::jsonb ->> (SELECT max(held.currency) FROM held)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END
        END AS refusal,
-       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND 'FROZEN' = ANY(locked.flags) LIMIT 1) AS refused_account
+       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND ('FROZEN' = ANY(locked.flags) OR locked.closed_at IS NOT NULL) LIMIT 1) AS refused_account
      ),
      setting AS MATERIALIZED (SELECT set_config('lock_timeout', $26::text, true) AS applied),
      claimed AS (

@@ -16,7 +16,7 @@ import type { PageRequest } from '../../domain/pagination.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../../db/sql/columns.js';
 import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from '../../db/sql/errors.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import { jsonParameter, queryRows, type SqlClient, statement } from '../../db/sql/sql.js';
 import {
   auditInsert,
   auditValues,
@@ -110,7 +110,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
       : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
   return `WITH ${legs.ctes},
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -123,6 +123,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
+         WHEN k.closed_at IS NOT NULL THEN 'ACCOUNT_CLOSED'
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
@@ -249,7 +250,7 @@ function settleSql(withKey: boolean, limited: boolean): string {
        ORDER BY h.id FOR UPDATE
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.flags FROM accounts a
+       SELECT a.id, a.flags, a.closed_at FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT held.account_id FROM held WHERE NOT held.is_settlement)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -260,10 +261,11 @@ function settleSql(withKey: boolean, limited: boolean): string {
          WHEN EXISTS (SELECT 1 FROM held WHERE held.status <> 'PENDING') THEN 'TRANSACTION_NOT_PENDING'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= env_now($1::varchar)) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
+         WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE locked.closed_at IS NOT NULL) THEN 'ACCOUNT_CLOSED'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
          ${limits ? `WHEN $4::text = 'POST' THEN ${limits.refusal}` : ''}
        END AS refusal,
-       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND 'FROZEN' = ANY(locked.flags) LIMIT 1) AS refused_account
+       (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND ('FROZEN' = ANY(locked.flags) OR locked.closed_at IS NOT NULL) LIMIT 1) AS refused_account
      ),
      ${withKey ? `${claimQueries(auditAt + 9, '(SELECT d.refusal IS NULL FROM decision d)')},` : ''}
      go AS MATERIALIZED (SELECT 1 AS go FROM decision d WHERE d.refusal IS NULL ${withKey ? 'AND EXISTS (SELECT 1 FROM claimed)' : ''}),
@@ -377,7 +379,16 @@ export class PrismaLedgerStore implements LedgerStore {
     private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
   ) {}
 
-  async post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite> {
+  post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite> {
+    return this.postWithin(this.prisma, posting, effects);
+  }
+
+  /**
+   * The posting statement on `db`: the client itself, or an interactive transaction's, so another feature's write
+   * can move money exactly as a transfer does and commit it with its own change (an account's closing disbursement,
+   * src/features/lifecycle). Not part of the LedgerStore port: only stores hold a transaction.
+   */
+  async postWithin(db: SqlClient, posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite> {
     const values = [
       posting.environment,
       posting.postingId,
@@ -394,11 +405,14 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.metadata === null ? null : jsonParameter(posting.metadata),
     ];
     try {
-      if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values);
-      return await this.write(effects, SQL.postLimited, SQL.postLimitedWithKey, [
-        ...values,
-        ...(await this.limitValues(posting.limits)),
-      ]);
+      if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values, db);
+      return await this.write(
+        effects,
+        SQL.postLimited,
+        SQL.postLimitedWithKey,
+        [...values, ...(await this.limitValues(posting.limits, db))],
+        db,
+      );
     } catch (error) {
       // Another transaction (or transfer) of the environment has the externalId: the statement wrote nothing.
       if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX)
@@ -458,10 +472,10 @@ export class PrismaLedgerStore implements LedgerStore {
   }
 
   /** The parameters of limitSql; with daily limits, after making sure the day's total rows exist. */
-  private async limitValues(limits: LimitCheck): Promise<unknown[]> {
+  private async limitValues(limits: LimitCheck, db: SqlClient = this.prisma): Promise<unknown[]> {
     let day: string | null = null;
     if (limits.daily) {
-      const [row] = await queryRows<{ day: string }>(this.prisma, SQL.prepareDailyTotals, [
+      const [row] = await queryRows<{ day: string }>(db, SQL.prepareDailyTotals, [
         limits.principalId,
         Object.keys(limits.daily),
       ]);
@@ -475,16 +489,17 @@ export class PrismaLedgerStore implements LedgerStore {
     plain: ReturnType<typeof statement>,
     withKey: ReturnType<typeof statement>,
     values: unknown[],
+    db: SqlClient = this.prisma,
   ): Promise<LedgerWrite> {
     let rows: WriteRow[];
     try {
       rows = effects.idempotency
-        ? await queryRows<WriteRow>(this.prisma, withKey, [
+        ? await queryRows<WriteRow>(db, withKey, [
             ...values,
             ...auditValues(effects.audit),
             ...claimValues(effects.idempotency, this.idempotencyWaitMs),
           ])
-        : await queryRows<WriteRow>(this.prisma, plain, [...values, ...auditValues(effects.audit)]);
+        : await queryRows<WriteRow>(db, plain, [...values, ...auditValues(effects.audit)]);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       // A balance (DECIMAL(24,6)) the statement would move past its range: PostgreSQL refused the statement,

@@ -64,6 +64,8 @@ export type LedgerRefusal =
   | 'ACCOUNT_NOT_FOUND'
   | 'CURRENCY_MISMATCH'
   | 'ACCOUNT_FROZEN'
+  /** An account of the posting is closed (docs/adr/0106). */
+  | 'ACCOUNT_CLOSED'
   | 'DEBITS_BLOCKED'
   | 'CREDITS_BLOCKED'
   | 'INSUFFICIENT_FUNDS'

@@ -1,4 +1,5 @@
 import {
+  accountClosed,
   accountFrozen,
   amountExceedsHold,
   currencyMismatch,
@@ -161,6 +162,7 @@ export const TRANSACTIONS_ROUTES = [
       failure('HOLD_EXPIRED', 'The hold is past its expiresAt.', holdExpired()),
       failure('AMOUNT_EXCEEDS_HOLD', '`amount` is more than the hold.', amountExceedsHold()),
       failure('ACCOUNT_FROZEN', 'An account of the hold has the FROZEN flag.', accountFrozen()),
+      failure('ACCOUNT_CLOSED', 'The account of the hold is closed.', accountClosed()),
       postingRefusals.find((refusal) => refusal.name === 'VERIFICATION_REQUIRED')!,
       tokenLimitFailure,
     ],

@@ -68,6 +68,10 @@ export type Account = Node & {
    * TOO_MANY_POINTS, beyond). Instants are ISO 8601 with a time zone.
    */
   balanceHistory: Array<BalancePoint>;
+  /** Why it was closed; null while open. */
+  closeReason: Maybe<AccountCloseReason>;
+  /** When it was closed (RFC 3339, UTC, by the environment's clock); null while open. */
+  closedAt: Maybe<Scalars['String']['output']>;
   /** The currency of denomination, an ISO 4217 code such as USD. */
   currency: Scalars['String']['output'];
   /** Ids of the customers associated with the account, in the order given at creation: at most 20. */
@@ -118,6 +122,8 @@ export type Account = Node & {
    * (STATEMENT_TOO_LARGE beyond; REST answers up to 10000, and as CSV or PDF).
    */
   statement: Statement;
+  /** OPEN, or CLOSED once closed (`closeAccount`): a closed account refuses every posting (ACCOUNT_CLOSED) and keeps its history. */
+  status: AccountStatus;
   /**
    * The account's transactions, newest first, a page at a time. The newest 10 come with the account itself, so
    * a first page of up to 10 (the default) costs no read of its own; a larger page, or one after a cursor,
@@ -210,6 +216,15 @@ export type AccountBalance = {
   /** Credits minus debits of the posted transactions: the same value as `Account.amount`. */
   posted: Scalars['Decimal']['output'];
 };
+
+/** Why an account was closed. */
+export type AccountCloseReason =
+  | 'BANK_DECISION'
+  | 'CUSTOMER_REQUEST'
+  | 'DECEASED'
+  | 'DORMANCY'
+  | 'FRAUD'
+  | 'OTHER';
 
 /** A page of accounts. */
 export type AccountConnection = {
@@ -307,6 +322,12 @@ export type AccountRole =
   | 'CUSTODIAN'
   /** A holder of the account, as every linked customer was before roles existed; the default. */
   | 'OWNER';
+
+/** Whether an account is open or closed (docs/account-lifecycle.md). */
+export type AccountStatus =
+  /** Closed: every posting is refused (ACCOUNT_CLOSED); reopenable within ACCOUNT_REOPEN_WINDOW_DAYS. */
+  | 'CLOSED'
+  | 'OPEN';
 
 /** A beneficial owner to record (`addBeneficialOwner`). */
 export type AddBeneficialOwnerInput = {
@@ -608,6 +629,10 @@ export type Customer = Node & {
   accounts: Array<Account>;
   /** Postal addresses (up to 10). */
   addresses: Array<Address>;
+  /** Why it was archived; null while active. */
+  archiveReason: Maybe<CustomerArchiveReason>;
+  /** When it was archived (RFC 3339, UTC, by the environment's clock); null while active. */
+  archivedAt: Maybe<Scalars['String']['output']>;
   /**
    * The businesses this person owns or controls, as their beneficial owner, oldest first (then by business id):
    * at most the oldest 100. Always empty for a business: only individuals are beneficial owners.
@@ -657,6 +682,8 @@ export type Customer = Node & {
    * Needs `events:read` as well (FORBIDDEN otherwise, this field null); VALIDATION_FAILED when `first` is outside 1 to 50.
    */
   recentEvents: Maybe<Array<Event>>;
+  /** ACTIVE, or ARCHIVED once archived (`archiveCustomer`): an archived customer opens no account. */
+  status: CustomerStatus;
   /**
    * Not in the contract. The customer's verification (KYC for a person, KYB for a business; docs/verification.md):
    * REST's `GET /{environment}/customer/{customerId}/verification`. Needs `verification:read` as well (FORBIDDEN
@@ -690,6 +717,15 @@ export type CustomerNotesArgs = {
 export type CustomerRecentEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
+
+/** Why a customer was archived. */
+export type CustomerArchiveReason =
+  | 'BANK_DECISION'
+  | 'CUSTOMER_REQUEST'
+  | 'DECEASED'
+  | 'DUPLICATE'
+  | 'FRAUD'
+  | 'OTHER';
 
 /** A page of customers. */
 export type CustomerConnection = {
@@ -741,6 +777,11 @@ export type CustomerFilter = {
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: InputMaybe<Scalars['String']['input']>;
   /**
+   * ACTIVE or ARCHIVED (docs/account-lifecycle.md). Absent: active customers only (a search by SSN or tax id finds the
+   * customer whatever its status).
+   */
+  status?: InputMaybe<CustomerStatus>;
+  /**
    * Customers whose verification has this status (docs/verification.md); NEEDS_REVIEW is the review queue, UNVERIFIED
    * those never asked. Needs `verification:read` besides `customers:read` (FORBIDDEN naming it otherwise).
    */
@@ -779,6 +820,12 @@ export type CustomerSearchInput = {
    */
   taxId?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** Whether a customer is active or archived (docs/account-lifecycle.md). */
+export type CustomerStatus =
+  | 'ACTIVE'
+  /** Archived: opens no account, left out of lists unless asked for. */
+  | 'ARCHIVED';
 
 /** Whether a customer is a person or an entity (docs/adr/0090). */
 export type CustomerType =
@@ -844,7 +891,7 @@ export type EntityType =
  */
 export type Event = {
   __typename?: 'Event';
-  /** The account right after the write (account.created, account.updated); null otherwise, and when withheld (see `requiredScope`). */
+  /** The account right after the write (account.created, account.updated, account.closed, account.reopened); null otherwise, and when withheld (see `requiredScope`). */
   account: Maybe<Account>;
   /** The account of account.customer_added / account.customer_removed / account.relationship_changed / account.deleted, and of a withheld account or transaction event; null otherwise. */
   accountId: Maybe<Scalars['ID']['output']>;
@@ -884,7 +931,7 @@ export type Event = {
   title: Maybe<Scalars['String']['output']>;
   /** The transaction right after the write (transaction.*); null otherwise, and when withheld (see `requiredScope`). */
   transaction: Maybe<Transaction>;
-  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `customer.verification_updated`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
+  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `account.closed`, `account.reopened`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `customer.verification_updated`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
   type: Scalars['String']['output'];
   /** The customer's new verification status (customer.verification_updated); null otherwise, and for a token without `verification:read`. */
   verificationStatus: Maybe<VerificationStatus>;
@@ -953,8 +1000,24 @@ export type Mutation = {
    * CLOCK_NOT_ADJUSTABLE, CLOCK_CANNOT_GO_BACK (`to` not after now) or CLOCK_ADVANCE_TOO_FAR. Audited (`clock.advance`).
    */
   advanceClock: ClockAdvance;
+  /**
+   * Archives a customer whose accounts are all closed and returns it, `status: ARCHIVED` (docs/account-lifecycle.md):
+   * it then opens no account and is left out of `customers` unless `filter: {status: ARCHIVED}`. Audited
+   * `customer.archive`; no event. Fails, writing nothing, with CUSTOMER_NOT_FOUND, CUSTOMER_HAS_OPEN_ACCOUNTS or
+   * CUSTOMER_ARCHIVED (already archived).
+   */
+  archiveCustomer: Customer;
   /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
+  /**
+   * Closes an account (docs/account-lifecycle.md) and returns it, `status: CLOSED`. A remaining balance moves to
+   * `disbursementAccountId` (same currency) by a transfer in the same transaction, exactly as `transfer` moves it; then
+   * every posting on the account is refused (ACCOUNT_CLOSED). Audited `account.close`, event `account.closed`. Fails,
+   * writing nothing, with ACCOUNT_NOT_FOUND, ACCOUNT_CLOSED (already closed, or the disbursement account is),
+   * ACCOUNT_HAS_PENDING_HOLDS, ACCOUNT_BALANCE_NOT_ZERO (money left and no disbursement account, or a debt), or the
+   * transfer's own refusals (ACCOUNT_NOT_FOUND for the disbursement account, CURRENCY_MISMATCH, ACCOUNT_FROZEN, ...).
+   */
+  closeAccount: Account;
   /**
    * Opens an account for one or more existing customers and returns it (amount 0, no transactions, no
    * flags); each is an OWNER unless `input.relationships` gives it another role. Fails with VALIDATION_FAILED
@@ -1070,6 +1133,12 @@ export type Mutation = {
    * its owners). Emits `customer.beneficial_owner_removed` and moves the business's `version`.
    */
   removeBeneficialOwner: Scalars['ID']['output'];
+  /**
+   * Reopens an account closed less than ACCOUNT_REOPEN_WINDOW_DAYS days ago (30 by default, by the environment's
+   * clock) and returns it, `status: OPEN`. Audited `account.reopen`, event `account.reopened`. Fails with
+   * ACCOUNT_NOT_FOUND, ACCOUNT_NOT_CLOSED, ACCOUNT_REOPEN_WINDOW_PASSED or CUSTOMER_ARCHIVED (one of its customers is).
+   */
+  reopenAccount: Account;
   /**
    * Asks the configured provider (the sandbox outside production) for a check of the customer's identity (a person:
    * name, date of birth, address, SSN; a business: legal name, tax id, address, formation) and returns it, PENDING:
@@ -1244,10 +1313,39 @@ export type MutationAdvanceClockArgs = {
  * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
  * the write itself was made). A token with the write scope alone selects the record's identity.
  */
+export type MutationArchiveCustomerArgs = {
+  customerId: Scalars['ID']['input'];
+  reason: CustomerArchiveReason;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
 export type MutationClearAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   flag: AccountFlag;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationCloseAccountArgs = {
+  accountId: Scalars['ID']['input'];
+  disbursementAccountId?: InputMaybe<Scalars['ID']['input']>;
+  reason: AccountCloseReason;
 };
 
 
@@ -1458,6 +1556,19 @@ export type MutationRemoveAccountCustomerArgs = {
 export type MutationRemoveBeneficialOwnerArgs = {
   businessCustomerId: Scalars['ID']['input'];
   ownerCustomerId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationReopenAccountArgs = {
+  accountId: Scalars['ID']['input'];
 };
 
 
@@ -2625,6 +2736,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = {
   Account: ResolverTypeWrapper<AccountParentModel>;
   AccountBalance: ResolverTypeWrapper<AccountBalance>;
+  AccountCloseReason: AccountCloseReason;
   AccountConnection: ResolverTypeWrapper<AccountPageModel>;
   AccountEdge: ResolverTypeWrapper<Omit<AccountEdge, 'node'> & { node: ResolversTypes['Account'] }>;
   AccountFilter: AccountFilter;
@@ -2633,6 +2745,7 @@ export type ResolversTypes = {
   AccountRelationship: ResolverTypeWrapper<AccountRelationshipModel>;
   AccountRelationshipInput: AccountRelationshipInput;
   AccountRole: AccountRole;
+  AccountStatus: AccountStatus;
   AddBeneficialOwnerInput: AddBeneficialOwnerInput;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
@@ -2653,10 +2766,12 @@ export type ResolversTypes = {
   CreateCustomerInput: CreateCustomerInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: ResolverTypeWrapper<CustomerParentModel>;
+  CustomerArchiveReason: CustomerArchiveReason;
   CustomerConnection: ResolverTypeWrapper<CustomerPageModel>;
   CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node: ResolversTypes['Customer'] }>;
   CustomerFilter: CustomerFilter;
   CustomerSearchInput: CustomerSearchInput;
+  CustomerStatus: CustomerStatus;
   CustomerType: CustomerType;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   EndOfDayRun: ResolverTypeWrapper<EndOfDayRun>;
@@ -2819,6 +2934,8 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   balance?: Resolver<ResolversTypes['AccountBalance'], ParentType, ContextType, Partial<AccountBalanceArgs>>;
   balanceHistory?: Resolver<Array<ResolversTypes['BalancePoint']>, ParentType, ContextType, RequireFields<AccountBalanceHistoryArgs, 'from' | 'interval' | 'to'>>;
+  closeReason?: Resolver<Maybe<ResolversTypes['AccountCloseReason']>, ParentType, ContextType>;
+  closedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
@@ -2833,6 +2950,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<AccountRecentEventsArgs, 'first'>>;
   relationships?: Resolver<Array<ResolversTypes['AccountRelationship']>, ParentType, ContextType>;
   statement?: Resolver<ResolversTypes['Statement'], ParentType, ContextType, RequireFields<AccountStatementArgs, 'from' | 'to'>>;
+  status?: Resolver<ResolversTypes['AccountStatus'], ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<AccountTransactionsArgs, 'first'>>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2955,6 +3073,8 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
   addresses?: Resolver<Array<ResolversTypes['Address']>, ParentType, ContextType>;
+  archiveReason?: Resolver<Maybe<ResolversTypes['CustomerArchiveReason']>, ParentType, ContextType>;
+  archivedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   beneficialOwnerOf?: Resolver<Array<ResolversTypes['BusinessOwnership']>, ParentType, ContextType>;
   beneficialOwners?: Resolver<Maybe<Array<ResolversTypes['BeneficialOwner']>>, ParentType, ContextType>;
   business?: Resolver<Maybe<ResolversTypes['BusinessProfile']>, ParentType, ContextType>;
@@ -2972,6 +3092,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
+  status?: Resolver<ResolversTypes['CustomerStatus'], ParentType, ContextType>;
   verification?: Resolver<Maybe<ResolversTypes['Verification']>, ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -3049,7 +3170,9 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   addBeneficialOwner?: Resolver<ResolversTypes['BeneficialOwner'], ParentType, ContextType, RequireFields<MutationAddBeneficialOwnerArgs, 'businessCustomerId' | 'input'>>;
   addCustomerNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddCustomerNoteArgs, 'customerId' | 'text'>>;
   advanceClock?: Resolver<ResolversTypes['ClockAdvance'], ParentType, ContextType, Partial<MutationAdvanceClockArgs>>;
+  archiveCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationArchiveCustomerArgs, 'customerId' | 'reason'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
+  closeAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCloseAccountArgs, 'accountId' | 'reason'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
   createCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
@@ -3065,6 +3188,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   redeliverWebhook?: Resolver<ResolversTypes['WebhookRedelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'endpointId' | 'eventId'>>;
   removeAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationRemoveAccountCustomerArgs, 'accountId' | 'customerId'>>;
   removeBeneficialOwner?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationRemoveBeneficialOwnerArgs, 'businessCustomerId' | 'ownerCustomerId'>>;
+  reopenAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationReopenAccountArgs, 'accountId'>>;
   requestVerificationCheck?: Resolver<ResolversTypes['VerificationCheck'], ParentType, ContextType, RequireFields<MutationRequestVerificationCheckArgs, 'customerId'>>;
   reverseTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationReverseTransactionArgs, 'accountId' | 'transactionId'>>;
   reviewDocument?: Resolver<ResolversTypes['VerificationDocument'], ParentType, ContextType, RequireFields<MutationReviewDocumentArgs, 'customerId' | 'documentId' | 'input'>>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { environmentNotFound, unauthenticated } from '../../auth/errors.js';
 import type { AccessScope } from '../../domain/caller.js';
 import {
+  accountClosed,
   accountFrozen,
   accountNotFound,
   creditsBlocked,
@@ -225,6 +226,7 @@ export const limitValidationFailure = (schema: z.ZodType): DocumentedFailure =>
 /** What the ledger can refuse when a posting debits or credits an account; nothing is written. */
 export const postingRefusals = [
   failure('ACCOUNT_FROZEN', 'The account has the FROZEN flag.', accountFrozen()),
+  failure('ACCOUNT_CLOSED', 'The account is closed (docs/account-lifecycle.md).', accountClosed()),
   failure('DEBITS_BLOCKED', 'A debit on an account with the DEBITS_BLOCKED flag.', debitsBlocked()),
   failure('CREDITS_BLOCKED', 'A credit on an account with the CREDITS_BLOCKED flag.', creditsBlocked()),
   failure(

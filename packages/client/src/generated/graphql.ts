@@ -79,11 +79,22 @@ export type CustomerFilter = {
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: string | null | undefined;
   /**
+   * ACTIVE or ARCHIVED (docs/account-lifecycle.md). Absent: active customers only (a search by SSN or tax id finds the
+   * customer whatever its status).
+   */
+  status?: CustomerStatus | null | undefined;
+  /**
    * Customers whose verification has this status (docs/verification.md); NEEDS_REVIEW is the review queue, UNVERIFIED
    * those never asked. Needs `verification:read` besides `customers:read` (FORBIDDEN naming it otherwise).
    */
   verificationStatus?: VerificationStatus | null | undefined;
 };
+
+/** Whether a customer is active or archived (docs/account-lifecycle.md). */
+export type CustomerStatus =
+  | 'ACTIVE'
+  /** Archived: opens no account, left out of lists unless asked for. */
+  | 'ARCHIVED';
 
 /** Whether a customer is a person or an entity (docs/adr/0090). */
 export type CustomerType =

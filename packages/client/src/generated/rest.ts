@@ -772,7 +772,7 @@ export interface paths {
         };
         /**
          * Read the events
-         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, account.closed, account.reopened, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
          *
@@ -1124,6 +1124,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{accountId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an account
+         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DORMANCY, DECEASED, OTHER. A remaining balance needs `disbursementAccountId`, another account of the environment in the same currency: the balance moves there by a transfer in the same transaction (as `POST /{environment}/transfer` moves it: its audit event, two `transaction.posted` events, the caller's posting limits). Then the account is closed, by the environment's clock: every posting on it is refused (ACCOUNT_CLOSED), its history, statements and balance history stay, and it answers `status: "CLOSED"`, `closedAt`, `closeReason`. Audited (`account.close`), event `account.closed`. Reopen it with `POST …/reopen` within ACCOUNT_REOPEN_WINDOW_DAYS. `DELETE` still deletes an empty account. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
+         *
+         *     Requires the scope `accounts:controls`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `reason` is missing or not one of the reasons; `disbursementAccountId` is the closing account itself.
+         */
+        post: operations["closeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{accountId}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a closed account
+         * @description Not in the contract. Reopens an account closed less than ACCOUNT_REOPEN_WINDOW_DAYS days ago (30 by default), by the environment's clock, unless one of its customers is archived. The body is optional and takes no field. Audited (`account.reopen`), event `account.reopened`. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
+         *
+         *     Requires the scope `accounts:controls`.
+         */
+        post: operations["reopenAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a customer
+         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DECEASED, DUPLICATE, OTHER. Only once every account linked to the customer is closed. An archived customer opens no account and is linked to none (CUSTOMER_ARCHIVED), is left out of `GET /{environment}/customer` unless `status=ARCHIVED` is asked for, and answers `status: "ARCHIVED"`, `archivedAt` (the environment's clock), `archiveReason`. It stays readable by id, its SSN stays enrolled. Audited (`customer.archive`); no event. Answers the full customer to a token that also holds `customers:read`; to one without it, only `{customerId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
+         *
+         *     Requires the scope `customers:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `reason` is missing or not one of the reasons.
+         */
+        post: operations["archiveCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clock": {
         parameters: {
             query?: never;
@@ -1247,7 +1319,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document";
             /**
@@ -1373,6 +1445,8 @@ export interface components {
             };
             /** @enum {string} */
             verificationStatus?: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
+            /** @enum {string} */
+            status?: "ACTIVE" | "ARCHIVED";
             socialSecurityNumber?: string;
             taxId?: string;
             limit?: number;
@@ -1696,6 +1770,18 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * @description Not in the contract. Only on a closed account (`POST …/close`): nothing posts on it; absent while open.
+             * @constant
+             */
+            status?: "CLOSED";
+            /** @description Not in the contract. When it was closed (RFC 3339, UTC, by the environment's clock); only when closed. */
+            closedAt?: string;
+            /**
+             * @description Not in the contract. Why it was closed; only when closed.
+             * @enum {string}
+             */
+            closeReason?: "CUSTOMER_REQUEST" | "BANK_DECISION" | "FRAUD" | "DORMANCY" | "DECEASED" | "OTHER";
         };
         /** @description The new name and currency; both required. */
         UpdateAccountRequest: {
@@ -1990,7 +2076,7 @@ export interface components {
              * @description What happened.
              * @enum {string}
              */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided";
             /** @description Gapless and increasing per environment: the order to apply events in. */
             sequence: number;
             /**
@@ -2104,7 +2190,7 @@ export interface components {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The new endpoint and its signing secret, shown this once. */
         CreatedWebhookEndpoint: {
@@ -2115,7 +2201,7 @@ export interface components {
             endpointId: string;
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
             secret: string;
             enabled: boolean;
@@ -2130,7 +2216,7 @@ export interface components {
             /** @description Where the events are POSTed. */
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
             enabled: boolean;
             /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
@@ -2146,7 +2232,7 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The endpoint's latest delivery attempts. */
         WebhookAttemptPage: {
@@ -2281,6 +2367,16 @@ export interface components {
             /** @description Pass as `after` for the next (older) page; null on the last page. */
             nextAfter: string | null;
         };
+        CloseAccountRequest: {
+            /** @enum {string} */
+            reason: "CUSTOMER_REQUEST" | "BANK_DECISION" | "FRAUD" | "DORMANCY" | "DECEASED" | "OTHER";
+            disbursementAccountId?: string;
+        };
+        ReopenAccountRequest: Record<string, never>;
+        ArchiveCustomerRequest: {
+            /** @enum {string} */
+            reason: "CUSTOMER_REQUEST" | "BANK_DECISION" | "FRAUD" | "DECEASED" | "DUPLICATE" | "OTHER";
+        };
         /** @description An environment's clock. */
         Clock: {
             /**
@@ -2409,6 +2505,18 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * @description Not in the contract. Only on an archived customer (`POST …/archive`); absent while active.
+             * @constant
+             */
+            status?: "ARCHIVED";
+            /** @description Not in the contract. When it was archived (RFC 3339, UTC, by the environment's clock); only when archived. */
+            archivedAt?: string;
+            /**
+             * @description Not in the contract. Why it was archived; only when archived.
+             * @enum {string}
+             */
+            archiveReason?: "CUSTOMER_REQUEST" | "BANK_DECISION" | "FRAUD" | "DECEASED" | "DUPLICATE" | "OTHER";
         };
         /** @description A business customer. Its tax id is never returned. */
         BusinessCustomer: {
@@ -2445,6 +2553,18 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /**
+             * @description Not in the contract. Only on an archived customer (`POST …/archive`); absent while active.
+             * @constant
+             */
+            status?: "ARCHIVED";
+            /** @description Not in the contract. When it was archived (RFC 3339, UTC, by the environment's clock); only when archived. */
+            archivedAt?: string;
+            /**
+             * @description Not in the contract. Why it was archived; only when archived.
+             * @enum {string}
+             */
+            archiveReason?: "CUSTOMER_REQUEST" | "BANK_DECISION" | "FRAUD" | "DECEASED" | "DUPLICATE" | "OTHER";
         };
         /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
         RequestId: string;
@@ -2938,7 +3058,8 @@ export interface components {
             };
         };
         /**
-         * @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers.
+         * @description - `CUSTOMER_ARCHIVED`: A customer of the request is archived (docs/account-lifecycle.md): it opens no account; nothing changes.
+         *     - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers.
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
          *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
          *     - `CUSTOMER_ALREADY_LINKED`: The customer is on the account with another role.
@@ -2953,7 +3074,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED";
+                        code?: "CUSTOMER_ARCHIVED" | "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED";
                     };
                 };
             };
@@ -2975,8 +3096,30 @@ export interface components {
             };
         };
         /**
+         * @description - `ACCOUNT_BALANCE_NOT_ZERO`: The account holds money and no `disbursementAccountId` is given, or it owes money (a negative balance).
+         *     - `ACCOUNT_HAS_PENDING_HOLDS`: The account has a pending hold.
+         *     - `ACCOUNT_CLOSED`: The account is already closed, or the disbursement account is closed.
+         *     - `ACCOUNT_FROZEN`: An account of the disbursement carries FROZEN (DEBITS_BLOCKED / CREDITS_BLOCKED refuse it too).
+         */
+        AccountConflict_closeAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_BALANCE_NOT_ZERO" | "ACCOUNT_HAS_PENDING_HOLDS" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+         *     - `CUSTOMER_ARCHIVED`: A customer of the request is archived (docs/account-lifecycle.md): it opens no account; nothing changes.
          *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
          *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): an associated customer is not VERIFIED (one detail per customer); nothing is created.
@@ -2991,7 +3134,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN" | "ROLE_REQUIRES_INDIVIDUAL" | "VERIFICATION_REQUIRED";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "CUSTOMER_ARCHIVED" | "EXTERNAL_ID_TAKEN" | "ROLE_REQUIRES_INDIVIDUAL" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -2999,6 +3142,7 @@ export interface components {
         /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+         *     - `ACCOUNT_CLOSED`: The account is closed (docs/account-lifecycle.md).
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
@@ -3015,7 +3159,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -3042,6 +3186,7 @@ export interface components {
          *     - `HOLD_EXPIRED`: The hold is past its expiresAt.
          *     - `AMOUNT_EXCEEDS_HOLD`: `amount` is more than the hold.
          *     - `ACCOUNT_FROZEN`: An account of the hold has the FROZEN flag.
+         *     - `ACCOUNT_CLOSED`: The account of the hold is closed.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          */
         AccountConflict_postHold: {
@@ -3054,7 +3199,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN" | "VERIFICATION_REQUIRED";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -3062,6 +3207,7 @@ export interface components {
         /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+         *     - `ACCOUNT_CLOSED`: The account is closed (docs/account-lifecycle.md).
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
@@ -3078,7 +3224,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -3103,11 +3249,32 @@ export interface components {
             };
         };
         /**
+         * @description - `ACCOUNT_NOT_CLOSED`: The account is open.
+         *     - `ACCOUNT_REOPEN_WINDOW_PASSED`: The account was closed ACCOUNT_REOPEN_WINDOW_DAYS days ago or more.
+         *     - `CUSTOMER_ARCHIVED`: A customer of the account is archived.
+         */
+        AccountConflict_reopenAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_NOT_CLOSED" | "ACCOUNT_REOPEN_WINDOW_PASSED" | "CUSTOMER_ARCHIVED";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `TRANSACTION_NOT_POSTED`: The transaction is a hold (post or void it instead).
          *     - `TRANSACTION_ALREADY_REVERSED`: The transaction was reversed before.
          *     - `REVERSAL_NOT_REVERSIBLE`: The transaction is itself a reversal.
          *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+         *     - `ACCOUNT_CLOSED`: The account is closed (docs/account-lifecycle.md).
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
@@ -3123,7 +3290,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -3201,6 +3368,27 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `FORBIDDEN`: The token may not act in this environment.
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
+         *     - `TOKEN_LIMIT_EXCEEDED`: The disbursement is over the token's posting limits.
+         */
+        AccountForbidden_closeAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                     };
                 };
             };
@@ -3494,6 +3682,25 @@ export interface components {
             };
         };
         /**
+         * @description - `ACCOUNT_NOT_FOUND`: `disbursementAccountId` names no account of this environment; nothing changes.
+         *     - `CURRENCY_MISMATCH`: The disbursement account holds another currency; nothing changes.
+         */
+        AccountUnprocessableContent_closeAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
          *     - `CUSTOMER_NOT_FOUND`: Associated customers do not exist in this environment (one detail per id); nothing is created.
          */
@@ -3758,6 +3965,25 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "CLOCK_NOT_ADJUSTABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `CUSTOMER_HAS_OPEN_ACCOUNTS`: An account linked to the customer is not closed.
+         *     - `CUSTOMER_ARCHIVED`: The customer is already archived.
+         */
+        CustomerConflict_archiveCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CUSTOMER_HAS_OPEN_ACCOUNTS" | "CUSTOMER_ARCHIVED";
                     };
                 };
             };
@@ -4542,6 +4768,8 @@ export interface operations {
                 };
                 /** @description verificationStatus */
                 verificationStatus?: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
+                /** @description status */
+                status?: "ACTIVE" | "ARCHIVED";
                 /** @description limit Example: `20`. */
                 limit?: string;
                 /** @description The `nextAfter` of the previous page. */
@@ -8495,7 +8723,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -8851,6 +9079,236 @@ export interface operations {
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    closeAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "CUSTOMER_REQUEST",
+                 *       "disbursementAccountId": "0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CloseAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The closed account. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden_closeAccount"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_closeAccount"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_closeAccount"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    reopenAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["ReopenAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The reopened account (without `status`, `closedAt`, `closeReason`). Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_reopenAccount"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    archiveCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "CUSTOMER_REQUEST"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ArchiveCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The archived customer (with `customers:read`), or its id alone (without). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "accountIds": [
+                     *           "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *         ],
+                     *         "addresses": [
+                     *           {
+                     *             "type": "HOME",
+                     *             "street": "1 Main St",
+                     *             "city": "Springfield",
+                     *             "state": "IL",
+                     *             "zip": "62701"
+                     *           }
+                     *         ],
+                     *         "dateOfBirth": "1985-04-12",
+                     *         "emails": [
+                     *           "sandy.doe@example.com"
+                     *         ],
+                     *         "firstName": "Alexandra",
+                     *         "lastName": "Doe",
+                     *         "middleName": "Jane",
+                     *         "phoneNumbers": [
+                     *           {
+                     *             "type": "MOBILE",
+                     *             "number": "+1 555 010 1234"
+                     *           }
+                     *         ],
+                     *         "preferredName": "Sandy"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerAnswerResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_archiveCustomer"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     getClock: {
