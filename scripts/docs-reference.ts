@@ -391,7 +391,8 @@ export function renderErrors(raisers = findRaisers()): string {
     const files =
       [...(raised?.files ?? [])]
         .sort()
-        .map((file) => `\`${file}\``)
+        // Under src/ all of them: the column names them from there, which keeps the page under its size limit.
+        .map((file) => `\`${file.replace(/^src\//, '')}\``)
         .join(', ') || '–';
     const shown = (examples.get(code) ?? []).map(
       ({ status: answered, anchor }) => `[${answered}](${path.basename(REST_ERRORS_PAGE)}#${anchor})`,
@@ -407,7 +408,7 @@ export function renderErrors(raisers = findRaisers()): string {
     'Every error code either surface answers. REST puts it in the envelope (`success: false`, `data: null`,',
     '`error: {code, message, details?}`), GraphQL in `extensions.code`. The status comes from the one HTTP failure',
     "vocabulary (`src/http/errors.ts`) by the error's kind; in GraphQL, errors of a resolver answer 200 with the same",
-    'code (partial results) and errors before execution answer the status below. "Raised in" lists the files that',
+    'code (partial results) and errors before execution answer the status below. "Raised in" lists the files (under `src/`) that',
     'construct the error or call its factory. Messages never repeat submitted values. How clients should react:',
     '[REST errors](rest-errors.md) (with one real request per error, linked from each row), [GraphQL](../graphql.md#errors).',
     '',
