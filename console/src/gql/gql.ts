@@ -15,6 +15,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  fragment NoteItem on Note {\n    id\n    noteId\n    text\n    createdAt\n    author {\n      id\n      name\n    }\n  }\n": typeof types.NoteItemFragmentDoc,
+    "\n  query CustomerNotes($customerId: ID!, $first: Int!) {\n    customer(customerId: $customerId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": typeof types.CustomerNotesDocument,
+    "\n  query AccountNotes($accountId: ID!, $first: Int!) {\n    account(accountId: $accountId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": typeof types.AccountNotesDocument,
+    "\n  mutation AddCustomerNote($customerId: ID!, $text: String!, $idempotencyKey: String) {\n    addCustomerNote(customerId: $customerId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n": typeof types.AddCustomerNoteDocument,
+    "\n  mutation AddAccountNote($accountId: ID!, $text: String!, $idempotencyKey: String) {\n    addAccountNote(accountId: $accountId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n": typeof types.AddAccountNoteDocument,
     "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": typeof types.CustomerRecentEventsDocument,
     "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": typeof types.AccountRecentEventsDocument,
     "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n": typeof types.RecentEventRowFragmentDoc,
@@ -64,6 +69,11 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n": types.ViewerDocument,
+    "\n  fragment NoteItem on Note {\n    id\n    noteId\n    text\n    createdAt\n    author {\n      id\n      name\n    }\n  }\n": types.NoteItemFragmentDoc,
+    "\n  query CustomerNotes($customerId: ID!, $first: Int!) {\n    customer(customerId: $customerId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": types.CustomerNotesDocument,
+    "\n  query AccountNotes($accountId: ID!, $first: Int!) {\n    account(accountId: $accountId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n": types.AccountNotesDocument,
+    "\n  mutation AddCustomerNote($customerId: ID!, $text: String!, $idempotencyKey: String) {\n    addCustomerNote(customerId: $customerId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n": types.AddCustomerNoteDocument,
+    "\n  mutation AddAccountNote($accountId: ID!, $text: String!, $idempotencyKey: String) {\n    addAccountNote(accountId: $accountId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n": types.AddAccountNoteDocument,
     "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": types.CustomerRecentEventsDocument,
     "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": types.AccountRecentEventsDocument,
     "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n": types.RecentEventRowFragmentDoc,
@@ -130,6 +140,26 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment NoteItem on Note {\n    id\n    noteId\n    text\n    createdAt\n    author {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  fragment NoteItem on Note {\n    id\n    noteId\n    text\n    createdAt\n    author {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerNotes($customerId: ID!, $first: Int!) {\n    customer(customerId: $customerId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query CustomerNotes($customerId: ID!, $first: Int!) {\n    customer(customerId: $customerId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AccountNotes($accountId: ID!, $first: Int!) {\n    account(accountId: $accountId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query AccountNotes($accountId: ID!, $first: Int!) {\n    account(accountId: $accountId) {\n      id\n      notes(first: $first) {\n        nodes {\n          ...NoteItem\n        }\n        pageInfo {\n          hasNextPage\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddCustomerNote($customerId: ID!, $text: String!, $idempotencyKey: String) {\n    addCustomerNote(customerId: $customerId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n"): (typeof documents)["\n  mutation AddCustomerNote($customerId: ID!, $text: String!, $idempotencyKey: String) {\n    addCustomerNote(customerId: $customerId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddAccountNote($accountId: ID!, $text: String!, $idempotencyKey: String) {\n    addAccountNote(accountId: $accountId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n"): (typeof documents)["\n  mutation AddAccountNote($accountId: ID!, $text: String!, $idempotencyKey: String) {\n    addAccountNote(accountId: $accountId, text: $text, idempotencyKey: $idempotencyKey) {\n      ...NoteItem\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -11,6 +11,7 @@ import { RecordSearch } from '../search/RecordSearch';
 import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
+import { NotesSection } from '../components/NotesSection';
 import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
 import { customerName, enumLabel, instant, money } from '../format';
@@ -550,6 +551,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
       <AccountMetadata account={account} />
+      <NotesSection record={{ kind: 'account', accountId: account.accountId }} />
       {canReadEvents ? <RecentEvents record={{ kind: 'account', accountId: account.accountId }} /> : null}
       {canDelete ? (
         <DeleteAccountAction

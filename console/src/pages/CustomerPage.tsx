@@ -6,6 +6,7 @@ import { ConflictNotice, isConflict } from '../components/ConflictNotice';
 import { type ContactDraft, ContactFields, contactInput, contactLabel, listsInput } from '../components/ContactFields';
 import { FormProblems } from '../components/FormProblems';
 import { MetadataSection } from '../components/MetadataSection';
+import { NotesSection } from '../components/NotesSection';
 import { RecentEvents } from '../components/RecentEvents';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { customerKind, customerName, entityTypeLabel, money } from '../format';
@@ -416,6 +417,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
         </section>
       ) : null}
       <CustomerMetadata customer={customer} canEdit={canEdit} />
+      <NotesSection record={{ kind: 'customer', customerId: customer.customerId }} />
       {canReadEvents ? <RecentEvents record={{ kind: 'customer', customerId: customer.customerId }} /> : null}
       {canReadAudit ? (
         <section aria-labelledby="audit-heading">
