@@ -79,23 +79,26 @@ export function BalanceChart({
           <path className="chart-line" d={line} />
         </svg>
       </div>
-      <table className="visually-hidden">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">End of</th>
-            <th scope="col">Posted balance</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.at}>
-              <td>{point.at}</td>
-              <td>{money(point.posted, currency)}</td>
+      {/* Hidden by its frame: a table takes the width of its content whatever its own width says. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">End of</th>
+              <th scope="col">Posted balance</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.at}>
+                <td>{point.at}</td>
+                <td>{money(point.posted, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -1,4 +1,25 @@
 import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { useEffect, useId, useRef, useState } from 'react';
+
+/**
+ * Whether the element is narrower than what it holds (a table on a phone): then it scrolls sideways by itself, takes
+ * the keyboard's focus (so arrow keys scroll it) and says so.
+ */
+function useScrollsSideways() {
+  const frame = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  });
+  return { frame, scrolls };
+}
 
 /**
  * A read-only table with TanStack Table (headless: the markup is a plain, accessible <table> with a caption
@@ -17,9 +38,23 @@ export function DataTable<Row>({
   empty: string;
 }) {
   const table = useReactTable({ data, columns, getCoreRowModel: getCoreRowModel() });
+  const { frame, scrolls } = useScrollsSideways();
+  const cue = useId();
   if (data.length === 0) return <p className="empty">{empty}</p>;
   return (
-    <div className="table-scroll">
+    <div
+      className={scrolls ? 'table-scroll scrolls' : 'table-scroll'}
+      ref={frame}
+      tabIndex={scrolls ? 0 : undefined}
+      role={scrolls ? 'region' : undefined}
+      aria-label={scrolls ? caption : undefined}
+      aria-describedby={scrolls ? cue : undefined}
+    >
+      {scrolls ? (
+        <p className="scroll-cue" id={cue}>
+          Scroll sideways for more columns →
+        </p>
+      ) : null}
       <table>
         <caption>{caption}</caption>
         <thead>
