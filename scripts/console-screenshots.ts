@@ -1,10 +1,12 @@
 /**
- * The console's screenshots in the docs: a service started on a throw-away embedded PostgreSQL with a few
- * records made through the REST API and a local webhook receiver, in Debian's Chromium.
+ * The console's screenshots in the docs: a service started on a throw-away embedded PostgreSQL holding the demo
+ * data of `npm run seed` (what a newcomer sees after the README's first commands), a freeze and two webhook
+ * endpoints made through the API with a local receiver, in Debian's Chromium.
  * `npx tsx scripts/console-screenshots.ts` writes docs/images/console-{customers,customer,account,events,webhooks,audit}.png.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -45,9 +47,25 @@ async function deliveries(pathname: string, count: number, webhookId?: string): 
     if (Date.now() > deadline) throw new Error(`${pathname}: ${matching().length} of ${count} deliveries arrived`);
   }
 }
+const serviceDefaults = {
+  NODE_ENV: 'development',
+  HOST: '127.0.0.1',
+  ENVIRONMENTS: 'sandbox,production',
+  LOG_LEVEL: 'warn',
+};
+// The seed first, on the same data directory and keys: the embedded database is one process's at a time.
+execFileSync('node', ['dist/cli/seed.js'], {
+  env: { ...process.env, ...serviceDefaults, ...secrets, DATA_DIR: path.join(dataDir, 'data') },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const seeded = JSON.parse(readFileSync(path.join(dataDir, 'data', 'seed.json'), 'utf8')) as {
+  customers: { customerId: string; name: string }[];
+  accounts: { accountId: string; name: string }[];
+};
+const householdChecking = seeded.accounts.find((account) => account.name === 'Rivera Household Checking')!.accountId;
 const service = await startServiceProcess({
   name: 'console-screenshot',
-  defaults: { NODE_ENV: 'development', HOST: '127.0.0.1', ENVIRONMENTS: 'sandbox,production', LOG_LEVEL: 'warn' },
+  defaults: serviceDefaults,
   env: {
     ...secrets,
     DATA_DIR: path.join(dataDir, 'data'),
@@ -68,20 +86,6 @@ async function post(pathname: string, body: unknown): Promise<Record<string, str
   return json.data;
 }
 
-const customer = (firstName: string, lastName: string, ssn: string, email: string) =>
-  post('/sandbox/customer', {
-    socialSecurityNumber: ssn,
-    dateOfBirth: '1985-04-12',
-    documentLocatorNumber: Number(ssn.replace(/-/g, '')),
-    preferredName: firstName,
-    firstName,
-    middleName: '',
-    lastName,
-    emails: [email],
-    phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
-    addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
-  });
-
 const browser = await launchHeadlessChromium();
 try {
   await post('/sandbox/webhook-endpoint', {
@@ -92,49 +96,21 @@ try {
     url: hookUrl('/hooks/old-crm'),
     eventTypes: ['customer.created', 'customer.updated'],
   });
-  const alex = (await customer('Alexandra', 'Doe', '123-45-6789', 'alex.doe@example.com')).customerId!;
-  const sam = (await customer('Sam', 'Doe', '123-45-6790', 'sam.doe@example.com')).customerId!;
-  await customer('Dana', 'Dorsey', '123-45-6791', 'dana@example.com');
-  const checking = (
-    await post('/sandbox/account', {
-      associatedCustomerIds: [alex, sam],
-      name: 'Household Checking',
-      currency: 'USD',
-      type: 'CHECKING',
-      metadata: { branch: 'Springfield', segment: 'retail' },
-    })
-  ).accountId!;
-  const savings = (
-    await post('/sandbox/account', {
-      associatedCustomerIds: [alex],
-      name: 'Rainy Day Savings',
-      currency: 'USD',
-      type: 'SAVINGS',
-    })
-  ).accountId!;
-  await post(`/sandbox/account/${checking}/transaction`, { type: 'CREDIT', amount: 2450, description: 'Payroll' });
-  await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 86.4, description: 'Groceries' });
-  await post(`/sandbox/account/${checking}/transaction`, {
-    type: 'DEBIT',
-    amount: 120,
-    description: 'Card authorisation',
-    hold: true,
-  });
-  await post('/sandbox/transfer', {
-    fromAccountId: checking,
-    toAccountId: savings,
-    amount: 500,
-    description: 'Monthly saving',
-  });
+  // After the endpoints exist: a deposit and the freeze reach the ledger system, a customer's change the old CRM.
+  const checking = householdChecking;
+  const savings = seeded.accounts.find((account) => account.name === 'Rainy Day Savings')!.accountId;
   await post(`/sandbox/account/${savings}/transaction`, { type: 'CREDIT', amount: 1200, description: 'Tax refund' });
-  await post('/sandbox/graphql', {
-    query: `mutation { setOverdraftLimit(accountId: "${checking}", overdraftLimit: "250") { id } }`,
-  });
   await post('/sandbox/graphql', {
     query: `mutation { setAccountFlag(accountId: "${checking}", flag: FROZEN, reason: "Card reported stolen; customer called support", until: "${new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString()}") { id } }`,
   });
+  const alex = seeded.customers.find((customer) => customer.name === 'Alexandra Rivera')!.customerId;
+  await fetch(`${service.url}/sandbox/customer/${alex}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ preferredName: 'Alex' }),
+  });
   // Every ledger event delivered (one after a retry), and the CRM endpoint disabled by its 410.
-  await deliveries('/hooks/ledger', 6);
+  await deliveries('/hooks/ledger', 3);
   await deliveries('/hooks/old-crm', 1);
   await deliveries('/hooks/ledger', 2, received.find((request) => request.path === '/hooks/ledger')!.webhookId);
 
@@ -143,14 +119,14 @@ try {
   await page.goto(`${service.url}/console`);
   await page.getByLabel('API token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('searchbox', { name: 'Search customers' }).fill('do');
+  await page.getByRole('searchbox', { name: 'Search customers' }).fill('riv');
   await page.getByRole('searchbox', { name: 'Search customers' }).press('Enter');
-  await page.getByRole('link', { name: 'Dana Dorsey' }).waitFor();
+  await page.getByRole('link', { name: /Jordan.*Rivera/ }).waitFor();
   await page.screenshot({ path: 'docs/images/console-customers.png' });
-  await page.getByRole('link', { name: 'Alexandra Doe' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Alexandra Doe' }).waitFor();
+  await page.getByRole('link', { name: /Alexandra.*Rivera/ }).click();
+  await page.getByRole('heading', { level: 1, name: /Alexandra.*Rivera/ }).waitFor();
   await page.screenshot({ path: 'docs/images/console-customer.png' });
-  await page.getByRole('link', { name: 'Household Checking' }).click();
+  await page.getByRole('link', { name: 'Rivera Household Checking' }).click();
   await page.getByRole('cell', { name: 'Monthly saving' }).waitFor();
   await page.getByRole('img', { name: 'Balance over the last 30 days' }).waitFor();
   await page.getByRole('cell', { name: 'Card reported stolen; customer called support' }).waitFor();
@@ -166,7 +142,7 @@ try {
   await attempts.getByRole('cell', { name: 'delivered' }).first().waitFor();
   await page.screenshot({ path: 'docs/images/console-webhooks.png', fullPage: true });
   await nav.getByRole('link', { name: 'Audit' }).click();
-  await page.getByLabel('From').fill(`${new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10)}T00:00`);
+  await page.getByLabel('Operation').selectOption('account.flag.set');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page
     .getByRole('table', { name: 'Audit events, oldest first' })
