@@ -40,6 +40,9 @@ const AccountSummary = graphql(`
       name
       type
       currency
+      status
+      closedAt
+      closeReason
       flags
       flagDetails {
         flag
@@ -518,7 +521,16 @@ export function AccountPage({ accountId }: { accountId: string }) {
   }
   return (
     <>
-      <h1>{account.name}</h1>
+      <h1>
+        {account.name}
+        {account.status === 'CLOSED' ? (
+          <>
+            {' '}
+            <span className="badge closed">Closed</span>
+          </>
+        ) : null}
+      </h1>
+      <ClosedBanner account={account} />
       <AccountStatusBanner details={account.flagDetails} />
       <ProblemMessage error={error} />
       <section aria-labelledby="balance-heading">
@@ -715,6 +727,21 @@ function Holders({
 }
 
 type FlagDetail = NonNullable<AccountSummaryQuery['account']>['flagDetails'][number];
+
+/** A closed account says so at the top of its page: why and when, and what it still does. */
+function ClosedBanner({ account }: { account: Summary }) {
+  if (account.status !== 'CLOSED') return null;
+  return (
+    <section className="status-banner closed" aria-labelledby="closed-banner-heading">
+      <h2 id="closed-banner-heading">Closed</h2>
+      <p>
+        Closed{account.closeReason ? ` (${enumLabel(account.closeReason)})` : ''}
+        {account.closedAt ? ` on ${instant(account.closedAt)}` : ''}. Every posting is refused; its history and
+        statements stay.
+      </p>
+    </section>
+  );
+}
 
 /**
  * What stops money on this account, at the top of the page where it cannot be missed: each flag with its reason,

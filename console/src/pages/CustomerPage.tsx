@@ -8,7 +8,7 @@ import { FormProblems } from '../components/FormProblems';
 import { MetadataSection } from '../components/MetadataSection';
 import { RecentEvents } from '../components/RecentEvents';
 import { ProblemMessage } from '../components/ProblemMessage';
-import { customerKind, customerName, entityTypeLabel, money } from '../format';
+import { customerKind, customerName, entityTypeLabel, enumLabel, instant, money } from '../format';
 import { graphql } from '../gql';
 import type { CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
@@ -37,6 +37,9 @@ const CustomerDetails = graphql(`
       middleName
       lastName
       dateOfBirth
+      status
+      archivedAt
+      archiveReason
       version
       metadata
       emails
@@ -91,6 +94,7 @@ const CustomerDetails = graphql(`
         currency
         amount
         flags
+        status
       }
     }
   }
@@ -352,7 +356,25 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   }
   return (
     <>
-      <h1>{customerName(customer)}</h1>
+      <h1>
+        {customerName(customer)}
+        {customer.status === 'ARCHIVED' ? (
+          <>
+            {' '}
+            <span className="badge archived">Archived</span>
+          </>
+        ) : null}
+      </h1>
+      {customer.status === 'ARCHIVED' ? (
+        <section className="status-banner archived" aria-labelledby="archived-banner-heading">
+          <h2 id="archived-banner-heading">Archived</h2>
+          <p>
+            Archived{customer.archiveReason ? ` (${enumLabel(customer.archiveReason)})` : ''}
+            {customer.archivedAt ? ` on ${instant(customer.archivedAt)}` : ''}. It opens no account and is left out of
+            customer lists unless archived customers are asked for.
+          </p>
+        </section>
+      ) : null}
       <ProblemMessage error={error} />
       <section aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
@@ -405,6 +427,11 @@ export function CustomerPage({ customerId }: { customerId: string }) {
               {customer.accounts.map((account) => (
                 <li key={account.accountId}>
                   <Link href={paths.account(account.accountId)}>{account.name}</Link>{' '}
+                  {account.status === 'CLOSED' ? (
+                    <>
+                      <span className="badge closed">Closed</span>{' '}
+                    </>
+                  ) : null}
                   <span className="muted">
                     {account.type}, {money(account.amount, account.currency)}
                     {account.flags.length > 0 ? `, ${account.flags.join(', ')}` : ''}
