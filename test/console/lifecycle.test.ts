@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { ledgerViolations } from '../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { expectAccessible, signIn, watchedPages } from './helpers.js';
 
@@ -27,6 +28,10 @@ const newCustomer = async (lastName: string) =>
     .customerId as string;
 const newAccount = async (customerId: string, name: string) =>
   (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name }))).accountId as string;
+const deposit = (accountId: string, amount: number, extra: Record<string, unknown> = {}) =>
+  ok('POST', `/sandbox/account/${accountId}/transaction`, { type: 'CREDIT', amount, description: 'Deposit', ...extra });
+const balanceOf = async (accountId: string) => Number((await ok('GET', `/sandbox/account/${accountId}`)).amount);
+
 beforeAll(async () => {
   service = await startTestService();
   if (hasChromium()) browser = await launchHeadlessChromium();
@@ -76,4 +81,98 @@ describe('the console’s account and customer lifecycle', () => {
     await expect.poll(() => row.innerText()).toContain('Closed');
     pages.expectClean();
   });
+
+  browserIt(
+    'closes an account after a confirmation naming its balance and where it moves, refuses with codes, and reopens it',
+    async () => {
+      const customerId = await newCustomer(`Hamilton${suffix}`);
+      const closing = await newAccount(customerId, `Closing Checking ${suffix}`);
+      const receiving = await newAccount(customerId, `Receiving Savings ${suffix}`);
+      const held = await newAccount(customerId, `Held Checking ${suffix}`);
+      await deposit(closing, 250.75);
+      await deposit(receiving, 10);
+      await deposit(held, 20);
+      await ok('POST', `/sandbox/account/${held}/transaction`, {
+        type: 'DEBIT',
+        amount: 5,
+        description: 'Card hold',
+        hold: true,
+      });
+
+      const { page } = await pages.open();
+      // A pending hold: the API's refusal, with its code, in the dialog.
+      await page.goto(`${service.url}/console/accounts/${held}`);
+      await signIn(page, service.token);
+      await page.getByRole('heading', { level: 1, name: `Held Checking ${suffix}` }).waitFor();
+      const deleteNote = page.getByRole('region', { name: 'Delete' }).getByRole('note');
+      await expect.poll(() => deleteNote.innerText()).toContain('Close account…');
+      await page.getByRole('button', { name: 'Close account…' }).click();
+      let dialog = page.getByRole('alertdialog', { name: `Close Held Checking ${suffix}?` });
+      await dialog.getByLabel('Account id that receives the balance').fill(receiving);
+      await dialog.getByText(`$20.00 will move to Receiving Savings ${suffix}`).waitFor();
+      await dialog.getByLabel('Reason').selectOption('CUSTOMER_REQUEST');
+      await dialog.getByRole('button', { name: 'Close account' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'ACCOUNT_HAS_PENDING_HOLDS' }).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(await balanceOf(held)).toBe(20);
+
+      await page.goto(`${service.url}/console/accounts/${closing}`);
+      await page.getByRole('heading', { level: 1, name: `Closing Checking ${suffix}` }).waitFor();
+      await page.getByRole('heading', { name: 'Transfer', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Close account…' }).click();
+      dialog = page.getByRole('alertdialog', { name: `Close Closing Checking ${suffix}?` });
+      await dialog.waitFor();
+      expect(await dialog.innerText()).toContain('Balance now: $250.75');
+      const target = dialog.getByLabel('Account id that receives the balance');
+      // Checked before the API is asked: a missing reason, a malformed id, the account itself, an unknown one.
+      await dialog.getByRole('button', { name: 'Close account' }).click();
+      await dialog.getByText('Choose why the account closes.').waitFor();
+      await dialog.getByText('Enter the id of the account that receives the balance.').waitFor();
+      await target.fill('not-an-id');
+      await dialog.getByRole('button', { name: 'Close account' }).click();
+      await dialog.getByText('INVALID_FORMAT').waitFor();
+      expect(await target.getAttribute('aria-invalid')).toBe('true');
+      await target.fill(closing);
+      await dialog.getByText('The balance cannot move to the account being closed.').waitFor();
+      await target.fill(randomUUID());
+      await dialog.getByText('ACCOUNT_NOT_FOUND').waitFor();
+      await target.fill(receiving);
+      await dialog.getByText(`$250.75 will move to Receiving Savings ${suffix}`).waitFor();
+      await dialog.getByLabel('Reason').selectOption('CUSTOMER_REQUEST');
+      await expectAccessible(page, 'close account dialog');
+      const before = (await balanceOf(closing)) + (await balanceOf(receiving));
+      await dialog.getByRole('button', { name: 'Close account' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const banner = page.getByRole('region', { name: 'Closed' });
+      await expect.poll(() => banner.innerText()).toContain('Customer request');
+      expect(await page.getByRole('heading', { name: 'Transfer', exact: true }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Post hold/ }).count()).toBe(0);
+      expect(await page.getByLabel(/New overdraft limit/).count()).toBe(0);
+      await expectAccessible(page, 'closed account page');
+      // The money moved, all of it, and the ledger still sums to zero.
+      expect(await balanceOf(closing)).toBe(0);
+      expect(await balanceOf(receiving)).toBe(260.75);
+      expect((await balanceOf(closing)) + (await balanceOf(receiving))).toBe(before);
+      expect(await ledgerViolations(service.database.pool)).toEqual([]);
+
+      // Reopened after a confirmation; closed again at a zero balance, which asks for no other account.
+      await page.getByRole('button', { name: 'Reopen account…' }).click();
+      dialog = page.getByRole('alertdialog', { name: `Reopen Closing Checking ${suffix}?` });
+      await dialog.getByRole('button', { name: 'Reopen account' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('heading', { name: 'Transfer', exact: true }).waitFor();
+      expect(await page.getByRole('region', { name: 'Closed' }).count()).toBe(0);
+      expect((await ok('GET', `/sandbox/account/${closing}`)).status).toBeUndefined();
+      await page.getByRole('button', { name: 'Close account…' }).click();
+      dialog = page.getByRole('alertdialog', { name: `Close Closing Checking ${suffix}?` });
+      expect(await dialog.innerText()).toContain('Balance now: $0.00');
+      expect(await dialog.getByLabel('Account id that receives the balance').count()).toBe(0);
+      await dialog.getByLabel('Reason').selectOption('BANK_DECISION');
+      await dialog.getByRole('button', { name: 'Close account' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => page.getByRole('region', { name: 'Closed' }).innerText()).toContain('Bank decision');
+      expect((await ok('GET', `/sandbox/account/${closing}`)).closeReason).toBe('BANK_DECISION');
+      pages.expectClean();
+    },
+  );
 });
