@@ -175,4 +175,42 @@ describe('the console’s account and customer lifecycle', () => {
       pages.expectClean();
     },
   );
+
+  browserIt('archives a customer after a confirmation with a reason, refused while an account is open', async () => {
+    const customerId = await newCustomer(`Babbage${suffix}`);
+    const accountId = await newAccount(customerId, `Last Checking ${suffix}`);
+    const { page } = await pages.open();
+    await page.goto(`${service.url}/console/customers/${customerId}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: `Ada Babbage${suffix}` }).waitFor();
+    await page.getByRole('link', { name: `Last Checking ${suffix}` }).waitFor();
+    await page.getByRole('button', { name: 'Archive customer…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Archive Ada Babbage${suffix}?` });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('One account is still open');
+    await dialog.getByRole('button', { name: 'Archive customer' }).click();
+    await dialog.getByText('Choose why the customer is archived.').waitFor();
+    await dialog.getByLabel('Reason').selectOption('DUPLICATE');
+    await dialog.getByRole('button', { name: 'Archive customer' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'CUSTOMER_HAS_OPEN_ACCOUNTS' }).waitFor();
+    await expectAccessible(page, 'archive dialog with a refusal');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await ok('GET', `/sandbox/customer/${customerId}`)).status).toBeUndefined();
+
+    await ok('POST', `/sandbox/account/${accountId}/close`, { reason: 'CUSTOMER_REQUEST' });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: `Ada Babbage${suffix}` }).waitFor();
+    await page.getByRole('button', { name: 'Archive customer…' }).click();
+    await dialog.waitFor();
+    expect(await dialog.innerText()).not.toContain('still open');
+    await dialog.getByLabel('Reason').selectOption('DUPLICATE');
+    await dialog.getByRole('button', { name: 'Archive customer' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByRole('region', { name: 'Archived' }).innerText()).toContain('Duplicate');
+    expect(await page.getByRole('button', { name: 'Archive customer…' }).count()).toBe(0);
+    await expectAccessible(page, 'archived customer page');
+    const archived = await ok('GET', `/sandbox/customer/${customerId}`);
+    expect([archived.status, archived.archiveReason]).toEqual(['ARCHIVED', 'DUPLICATE']);
+    pages.expectClean();
+  });
 });

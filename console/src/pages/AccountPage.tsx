@@ -11,6 +11,7 @@ import { RecordSearch } from '../search/RecordSearch';
 import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
+import { ReasonSelect } from '../components/ReasonSelect';
 import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
 import { customerName, enumLabel, instant, money } from '../format';
@@ -483,47 +484,6 @@ const CLOSE_REASONS: readonly AccountCloseReason[] = [
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A reason chosen from the API's list: a `select` whose empty first option asks for one. */
-function ReasonSelect<T extends string>({
-  id,
-  reasons,
-  value,
-  onChange,
-  problem,
-}: {
-  id: string;
-  reasons: readonly T[];
-  value: '' | T;
-  onChange(value: '' | T): void;
-  problem: string | undefined;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>Reason</label>
-      <select
-        id={id}
-        value={value}
-        required
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-problem` : undefined}
-        onChange={(event) => onChange(event.target.value as '' | T)}
-      >
-        <option value="">Choose a reason</option>
-        {reasons.map((reason) => (
-          <option key={reason} value={reason}>
-            {enumLabel(reason)}
-          </option>
-        ))}
-      </select>
-      {problem ? (
-        <span id={`${id}-problem`} className="field-problem">
-          {problem}
-        </span>
-      ) : null}
-    </div>
-  );
-}
 
 /**
  * Closing the account (accounts:controls), after a confirmation that names the balance and, when money remains,
