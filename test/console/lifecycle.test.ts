@@ -213,4 +213,29 @@ describe('the console’s account and customer lifecycle', () => {
     expect([archived.status, archived.archiveReason]).toEqual(['ARCHIVED', 'DUPLICATE']);
     pages.expectClean();
   });
+
+  browserIt('shows the API’s ACCOUNT_BALANCE_NOT_ZERO for a negative balance, and nothing changes', async () => {
+    const customerId = await newCustomer(`Hopper${suffix}`);
+    const overdrawn = await newAccount(customerId, `Overdrawn Checking ${suffix}`);
+    const set = await service.call('POST', '/sandbox/graphql', {
+      body: { query: `mutation { setOverdraftLimit(accountId: "${overdrawn}", overdraftLimit: "100") { id } }` },
+    });
+    expect(set.json.errors).toBeUndefined();
+    await ok('POST', `/sandbox/account/${overdrawn}/transaction`, { type: 'DEBIT', amount: 30, description: 'Fee' });
+    const { page } = await pages.open();
+    await page.goto(`${service.url}/console/accounts/${overdrawn}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: `Overdrawn Checking ${suffix}` }).waitFor();
+    await page.getByRole('button', { name: 'Close account…' }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Close Overdrawn Checking ${suffix}?` });
+    await dialog.getByText('The balance is negative: credit it to zero first.').waitFor();
+    expect(await dialog.getByLabel('Account id that receives the balance').count()).toBe(0);
+    await dialog.getByLabel('Reason').selectOption('OTHER');
+    await dialog.getByRole('button', { name: 'Close account' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'ACCOUNT_BALANCE_NOT_ZERO' }).waitFor();
+    const account = await ok('GET', `/sandbox/account/${overdrawn}`);
+    expect([account.status, Number(account.amount)]).toEqual([undefined, -30]);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+    pages.expectClean();
+  });
 });
