@@ -116,7 +116,9 @@ describe('the console’s records and trails', () => {
     const deletion = page.getByRole('region', { name: 'Delete' });
     await deletion
       .getByRole('note')
-      .getByText(/^This account holds \$[\d,.]+ with \$[\d,.]+ on hold: move the money out/)
+      .getByText(
+        /^This account holds \$[\d,.]+ with \$[\d,.]+ on hold: it cannot be deleted\. To end it, use Close account…/,
+      )
       .waitFor();
     expect(await page.getByRole('button', { name: 'Delete account' }).count()).toBe(0);
     await expectAccessible(page, 'account page with money, no deletion offered');

@@ -12,11 +12,13 @@ import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { NotesSection } from '../components/NotesSection';
+import { ReasonSelect } from '../components/ReasonSelect';
 import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
 import { customerName, enumLabel, instant, money } from '../format';
 import { graphql } from '../gql';
 import type {
+  AccountCloseReason,
   AccountFlag,
   AccountRole,
   AccountSummaryQuery,
@@ -41,6 +43,9 @@ const AccountSummary = graphql(`
       name
       type
       currency
+      status
+      closedAt
+      closeReason
       flags
       flagDetails {
         flag
@@ -92,6 +97,40 @@ const UpdateAccountMetadata = graphql(`
 const DeleteAccount = graphql(`
   mutation DeleteAccount($accountId: ID!, $expectedVersion: Int) {
     deleteAccount(accountId: $accountId, expectedVersion: $expectedVersion)
+  }
+`);
+
+const CloseAccount = graphql(`
+  mutation CloseAccount($accountId: ID!, $reason: AccountCloseReason!, $disbursementAccountId: ID) {
+    closeAccount(accountId: $accountId, reason: $reason, disbursementAccountId: $disbursementAccountId) {
+      id
+      status
+      closedAt
+      closeReason
+    }
+  }
+`);
+
+const ReopenAccount = graphql(`
+  mutation ReopenAccount($accountId: ID!) {
+    reopenAccount(accountId: $accountId) {
+      id
+      status
+      closedAt
+      closeReason
+    }
+  }
+`);
+
+const DisbursementTarget = graphql(`
+  query DisbursementTarget($accountId: ID!) {
+    account(accountId: $accountId) {
+      id
+      accountId
+      name
+      currency
+      status
+    }
   }
 `);
 
@@ -398,8 +437,9 @@ function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDelet
         <p role="note">
           This account holds {money(account.balance.posted, account.currency)}
           {isZero(account.balance.pending) ? '' : ` with ${money(account.balance.pending, account.currency)} on hold`}:
-          move the money out (a transfer) and post or void its holds first. An account can be deleted only at a zero
-          balance with no pending hold.
+          it cannot be deleted. To end it, use <a href="#close-heading">Close account…</a> above, which moves the
+          balance to another account and keeps the history; an account can be deleted only at a zero balance with no
+          pending hold.
         </p>
       </section>
     );
@@ -430,6 +470,165 @@ function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDelet
           The account is closed for good and its holders lose it; this cannot be undone. Balance now:{' '}
           {money(account.balance.posted, account.currency)}.
         </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+const CLOSE_REASONS: readonly AccountCloseReason[] = [
+  'CUSTOMER_REQUEST',
+  'BANK_DECISION',
+  'FRAUD',
+  'DORMANCY',
+  'DECEASED',
+  'OTHER',
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Closing the account (accounts:controls), after a confirmation that names the balance and, when money remains,
+ * the account it moves to (by id, checked: another open account of the same currency) and how much; a reason from
+ * the API's list is required. The API's refusals (ACCOUNT_HAS_PENDING_HOLDS, ACCOUNT_BALANCE_NOT_ZERO, ...) are
+ * shown in the dialog with their codes, and nothing changes. A closed account offers its reopening instead.
+ */
+function CloseAccountAction({ account }: { account: Summary }) {
+  const refetch = { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true };
+  const [closeAccount, closed] = useMutation(CloseAccount, refetch);
+  const [reopenAccount, reopened] = useMutation(ReopenAccount, refetch);
+  const [reason, setReason] = useState<'' | AccountCloseReason>('');
+  const [target, setTarget] = useState('');
+  const [problems, setProblems] = useState<{ reason?: string; target?: string }>({});
+  const posted = account.balance.posted;
+  const needsTarget = !isZero(posted) && !posted.startsWith('-');
+  const targetId = target.trim();
+  const lookup = useQuery(DisbursementTarget, {
+    variables: { accountId: targetId },
+    skip: !needsTarget || !UUID.test(targetId) || targetId === account.accountId,
+  });
+  const found = lookup.data?.account;
+  const targetProblem = (): string | undefined => {
+    if (!needsTarget) return undefined;
+    if (targetId === '') return 'Enter the id of the account that receives the balance.';
+    if (!UUID.test(targetId)) return 'INVALID_FORMAT An account id, e.g. 6f1c2e0a-…';
+    if (targetId === account.accountId) return 'The balance cannot move to the account being closed.';
+    if (lookup.loading) return undefined;
+    if (lookup.data && found === null) return 'ACCOUNT_NOT_FOUND No account of this environment has this id.';
+    if (found && found.currency !== account.currency)
+      return `CURRENCY_MISMATCH That account holds ${found.currency}, this one ${account.currency}.`;
+    if (found?.status === 'CLOSED') return 'ACCOUNT_CLOSED That account is closed.';
+    return undefined;
+  };
+  const shownTargetProblem = problems.target ?? (targetId !== '' && UUID.test(targetId) ? targetProblem() : undefined);
+  if (account.status === 'CLOSED') {
+    return (
+      <section aria-labelledby="close-heading" className="danger-zone">
+        <h2 id="close-heading">Reopen</h2>
+        <p className="muted">
+          A closed account can be reopened for a while after it closed; then it accepts postings again.
+        </p>
+        <ConfirmDialog
+          tone="primary"
+          trigger="Reopen account…"
+          title={`Reopen ${account.name}?`}
+          confirmLabel="Reopen account"
+          busy={reopened.loading}
+          error={reopened.error}
+          onOpen={() => reopened.reset()}
+          onConfirm={() =>
+            reopenAccount({ variables: { accountId: account.accountId } }).then(
+              (answer) => Boolean(answer.data),
+              () => false,
+            )
+          }
+        >
+          <p>
+            The account opens again: deposits, withdrawals, holds and transfers are accepted. Its balance is{' '}
+            {money(posted, account.currency)}.
+          </p>
+        </ConfirmDialog>
+      </section>
+    );
+  }
+  const confirm = async (): Promise<boolean> => {
+    const next = {
+      reason: reason === '' ? 'Choose why the account closes.' : undefined,
+      target: targetProblem() ?? (needsTarget && !found ? 'Wait for the account to be found.' : undefined),
+    };
+    setProblems(next);
+    if (next.reason || next.target) return false;
+    return closeAccount({
+      variables: {
+        accountId: account.accountId,
+        reason: reason as AccountCloseReason,
+        ...(needsTarget && { disbursementAccountId: targetId }),
+      },
+    }).then(
+      (answer) => Boolean(answer.data),
+      () => false,
+    );
+  };
+  return (
+    <section aria-labelledby="close-heading" className="danger-zone">
+      <h2 id="close-heading">Close</h2>
+      <p className="muted">
+        A closed account refuses every posting and keeps its history and statements; it can be reopened for a while.
+      </p>
+      <ConfirmDialog
+        trigger="Close account…"
+        title={`Close ${account.name}?`}
+        confirmLabel="Close account"
+        busy={closed.loading}
+        error={closed.error}
+        onOpen={() => {
+          closed.reset();
+          setReason('');
+          setTarget('');
+          setProblems({});
+        }}
+        onConfirm={confirm}
+      >
+        <p>
+          Balance now: <strong>{money(posted, account.currency)}</strong>
+          {isZero(account.balance.pending)
+            ? '.'
+            : `, with ${money(account.balance.pending, account.currency)} on hold: post or void the holds first.`}
+          {posted.startsWith('-') ? ' The balance is negative: credit it to zero first.' : ''}
+        </p>
+        <div className="stacked-form">
+          {needsTarget ? (
+            <TextField
+              className="field"
+              value={target}
+              onChange={(value) => {
+                setTarget(value);
+                setProblems({ ...problems, target: undefined });
+              }}
+              isRequired
+              isInvalid={shownTargetProblem !== undefined}
+              validationBehavior="aria"
+            >
+              <Label>Account id that receives the balance</Label>
+              <Input />
+              <FieldError className="field-problem">{shownTargetProblem}</FieldError>
+            </TextField>
+          ) : null}
+          {needsTarget && found && !targetProblem() ? (
+            <p role="status">
+              {money(posted, account.currency)} will move to <strong>{found.name}</strong>.
+            </p>
+          ) : null}
+          <ReasonSelect
+            id="close-reason"
+            reasons={CLOSE_REASONS}
+            value={reason}
+            onChange={(value) => {
+              setReason(value);
+              setProblems({ ...problems, reason: undefined });
+            }}
+            problem={problems.reason}
+          />
+        </div>
       </ConfirmDialog>
     </section>
   );
@@ -484,6 +683,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
   const withHolders = useCan('customers:read');
   const canTransfer = useCan('transactions:write');
   const canDelete = useCan('accounts:write');
+  const canControl = useCan('accounts:controls');
   const canReadEvents = useCan('events:read');
   const [deleted, setDeleted] = useState<{ name: string; holders: readonly Holder[] } | null>(null);
   const { data, error, loading } = useQuery(AccountSummary, {
@@ -517,9 +717,20 @@ export function AccountPage({ accountId }: { accountId: string }) {
       </>
     );
   }
+  // A closed account refuses every posting: no form offers one.
+  const open = account.status !== 'CLOSED';
   return (
     <>
-      <h1>{account.name}</h1>
+      <h1>
+        {account.name}
+        {account.status === 'CLOSED' ? (
+          <>
+            {' '}
+            <span className="badge closed">Closed</span>
+          </>
+        ) : null}
+      </h1>
+      <ClosedBanner account={account} />
       <AccountStatusBanner details={account.flagDetails} />
       <ProblemMessage error={error} />
       <section aria-labelledby="balance-heading">
@@ -541,18 +752,19 @@ export function AccountPage({ accountId }: { accountId: string }) {
           </dd>
         </dl>
         <BalanceHistory accountId={account.accountId} currency={account.currency} posted={account.balance.posted} />
-        <OverdraftLimit accountId={account.accountId} currency={account.currency} />
+        {open ? <OverdraftLimit accountId={account.accountId} currency={account.currency} /> : null}
       </section>
       {account.relationships ? (
         <Holders accountId={account.accountId} version={account.version} relationships={account.relationships} />
       ) : null}
       <Flags accountId={account.accountId} details={account.flagDetails} />
       <StatementDownload accountId={account.accountId} />
-      <Transactions accountId={account.accountId} />
-      {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
+      <Transactions accountId={account.accountId} open={open} />
+      {canTransfer && open ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
       <AccountMetadata account={account} />
       <NotesSection record={{ kind: 'account', accountId: account.accountId }} />
       {canReadEvents ? <RecentEvents record={{ kind: 'account', accountId: account.accountId }} /> : null}
+      {canControl ? <CloseAccountAction account={account} /> : null}
       {canDelete ? (
         <DeleteAccountAction
           account={account}
@@ -717,6 +929,21 @@ function Holders({
 }
 
 type FlagDetail = NonNullable<AccountSummaryQuery['account']>['flagDetails'][number];
+
+/** A closed account says so at the top of its page: why and when, and what it still does. */
+function ClosedBanner({ account }: { account: Summary }) {
+  if (account.status !== 'CLOSED') return null;
+  return (
+    <section className="status-banner closed" aria-labelledby="closed-banner-heading">
+      <h2 id="closed-banner-heading">Closed</h2>
+      <p>
+        Closed{account.closeReason ? ` (${enumLabel(account.closeReason)})` : ''}
+        {account.closedAt ? ` on ${instant(account.closedAt)}` : ''}. Every posting is refused; its history and
+        statements stay.
+      </p>
+    </section>
+  );
+}
 
 /**
  * What stops money on this account, at the top of the page where it cannot be missed: each flag with its reason,
@@ -1014,9 +1241,9 @@ function StatementDownload({ accountId }: { accountId: string }) {
   );
 }
 
-function Transactions({ accountId }: { accountId: string }) {
+function Transactions({ accountId, open }: { accountId: string; open: boolean }) {
   const pages = useCursorStack<string>();
-  const canMoveMoney = useCan('transactions:write');
+  const canMoveMoney = useCan('transactions:write') && open;
   const [filter, setFilter] = useState<TransactionFilter | undefined>(undefined);
   const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current, filter } });
   const refetch = { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true };

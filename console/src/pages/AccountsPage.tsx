@@ -23,6 +23,7 @@ const AccountList = graphql(`
         name
         type
         currency
+        status
         flags
         balance {
           posted
@@ -65,7 +66,17 @@ const column = createColumnHelper<AccountRow>();
 const columns = [
   column.accessor('name', {
     header: 'Account',
-    cell: (info) => <Link href={paths.account(info.row.original.accountId)}>{info.getValue()}</Link>,
+    cell: (info) => (
+      <>
+        <Link href={paths.account(info.row.original.accountId)}>{info.getValue()}</Link>
+        {info.row.original.status === 'CLOSED' ? (
+          <>
+            {' '}
+            <span className="badge closed">Closed</span>
+          </>
+        ) : null}
+      </>
+    ),
   }),
   column.accessor('type', { header: 'Type' }),
   column.accessor((row) => money(row.balance.posted, row.currency), { id: 'posted', header: 'Posted balance' }),

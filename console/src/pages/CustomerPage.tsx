@@ -5,13 +5,14 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ConflictNotice, isConflict } from '../components/ConflictNotice';
 import { type ContactDraft, ContactFields, contactInput, contactLabel, listsInput } from '../components/ContactFields';
 import { FormProblems } from '../components/FormProblems';
+import { ReasonSelect } from '../components/ReasonSelect';
 import { MetadataSection } from '../components/MetadataSection';
 import { NotesSection } from '../components/NotesSection';
 import { RecentEvents } from '../components/RecentEvents';
 import { ProblemMessage } from '../components/ProblemMessage';
-import { customerKind, customerName, entityTypeLabel, money } from '../format';
+import { customerKind, customerName, entityTypeLabel, enumLabel, instant, money } from '../format';
 import { graphql } from '../gql';
-import type { CustomerDetailsQuery } from '../gql/graphql';
+import type { CustomerArchiveReason, CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
 import { AuditTable } from './AuditPage';
 import { BeneficialOwners, OwnerOf } from './BeneficialOwners';
@@ -38,6 +39,9 @@ const CustomerDetails = graphql(`
       middleName
       lastName
       dateOfBirth
+      status
+      archivedAt
+      archiveReason
       version
       metadata
       emails
@@ -92,6 +96,7 @@ const CustomerDetails = graphql(`
         currency
         amount
         flags
+        status
       }
     }
   }
@@ -134,6 +139,26 @@ const DeleteCustomer = graphql(`
     deleteCustomer(customerId: $customerId, expectedVersion: $expectedVersion)
   }
 `);
+
+const ArchiveCustomer = graphql(`
+  mutation ArchiveCustomer($customerId: ID!, $reason: CustomerArchiveReason!) {
+    archiveCustomer(customerId: $customerId, reason: $reason) {
+      id
+      status
+      archivedAt
+      archiveReason
+    }
+  }
+`);
+
+const ARCHIVE_REASONS: readonly CustomerArchiveReason[] = [
+  'CUSTOMER_REQUEST',
+  'BANK_DECISION',
+  'FRAUD',
+  'DECEASED',
+  'DUPLICATE',
+  'OTHER',
+];
 
 type Details = NonNullable<CustomerDetailsQuery['customer']>;
 
@@ -296,6 +321,71 @@ function DeleteCustomerAction({ customer, onDeleted }: { customer: Details; onDe
   );
 }
 
+/**
+ * Archiving the customer (customers:write), after a confirmation with a reason from the API's list. The API refuses
+ * while an account linked to it is open (CUSTOMER_HAS_OPEN_ACCOUNTS): shown in the dialog with its code, and
+ * nothing changes.
+ */
+function ArchiveCustomerAction({ customer }: { customer: Details }) {
+  const [archiveCustomer, result] = useMutation(ArchiveCustomer, {
+    refetchQueries: ['CustomerDetails'],
+    awaitRefetchQueries: true,
+  });
+  const [reason, setReason] = useState<'' | CustomerArchiveReason>('');
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const open = customer.accounts?.filter((account) => account.status !== 'CLOSED');
+  return (
+    <section aria-labelledby="archive-heading" className="danger-zone">
+      <h2 id="archive-heading">Archive</h2>
+      <p className="muted">
+        A customer can be archived once every account linked to it is closed; it stays readable but opens no account.
+      </p>
+      <ConfirmDialog
+        trigger="Archive customer…"
+        title={`Archive ${customerName(customer)}?`}
+        confirmLabel="Archive customer"
+        busy={result.loading}
+        error={result.error}
+        onOpen={() => {
+          result.reset();
+          setReason('');
+          setProblem(undefined);
+        }}
+        onConfirm={() => {
+          if (reason === '') {
+            setProblem('Choose why the customer is archived.');
+            return Promise.resolve(false);
+          }
+          return archiveCustomer({ variables: { customerId: customer.customerId, reason } }).then(
+            (answer) => Boolean(answer.data),
+            () => false,
+          );
+        }}
+      >
+        <p>
+          The customer opens no account and is left out of customer lists unless archived customers are asked for; its
+          record, accounts and history stay.
+          {open && open.length > 0
+            ? ` ${open.length === 1 ? 'One account is' : `${open.length} accounts are`} still open: close ${open.length === 1 ? 'it' : 'them'} first.`
+            : ''}
+        </p>
+        <div className="stacked-form">
+          <ReasonSelect
+            id="archive-reason"
+            reasons={ARCHIVE_REASONS}
+            value={reason}
+            onChange={(value) => {
+              setReason(value);
+              setProblem(undefined);
+            }}
+            problem={problem}
+          />
+        </div>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
 type Business = NonNullable<Details['business']>;
 
 /** A business's own fields (never its tax id, which the API never answers): terms of a `dl.facts`. */
@@ -353,7 +443,25 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   }
   return (
     <>
-      <h1>{customerName(customer)}</h1>
+      <h1>
+        {customerName(customer)}
+        {customer.status === 'ARCHIVED' ? (
+          <>
+            {' '}
+            <span className="badge archived">Archived</span>
+          </>
+        ) : null}
+      </h1>
+      {customer.status === 'ARCHIVED' ? (
+        <section className="status-banner archived" aria-labelledby="archived-banner-heading">
+          <h2 id="archived-banner-heading">Archived</h2>
+          <p>
+            Archived{customer.archiveReason ? ` (${enumLabel(customer.archiveReason)})` : ''}
+            {customer.archivedAt ? ` on ${instant(customer.archivedAt)}` : ''}. It opens no account and is left out of
+            customer lists unless archived customers are asked for.
+          </p>
+        </section>
+      ) : null}
       <ProblemMessage error={error} />
       <section aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
@@ -406,6 +514,11 @@ export function CustomerPage({ customerId }: { customerId: string }) {
               {customer.accounts.map((account) => (
                 <li key={account.accountId}>
                   <Link href={paths.account(account.accountId)}>{account.name}</Link>{' '}
+                  {account.status === 'CLOSED' ? (
+                    <>
+                      <span className="badge closed">Closed</span>{' '}
+                    </>
+                  ) : null}
                   <span className="muted">
                     {account.type}, {money(account.amount, account.currency)}
                     {account.flags.length > 0 ? `, ${account.flags.join(', ')}` : ''}
@@ -429,6 +542,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           />
         </section>
       ) : null}
+      {canEdit && customer.status !== 'ARCHIVED' ? <ArchiveCustomerAction customer={customer} /> : null}
       {canEdit ? (
         <DeleteCustomerAction customer={customer} onDeleted={() => setDeleted(customerName(customer))} />
       ) : null}
