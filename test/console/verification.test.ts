@@ -174,3 +174,73 @@ describe('the console’s verification panel', () => {
     pages.expectClean();
   });
 });
+
+describe('the console’s review queue', () => {
+  const pages = watchedPages(
+    () => browser!,
+    () => service.url,
+  );
+
+  browserIt(
+    'lists the NEEDS_REVIEW customers a page at a time, each linking to its page, behind “Reviews”',
+    async () => {
+      const inReview: string[] = [];
+      for (let index = 0; index < 21; index += 1)
+        inReview.push((await createCustomer(service, { lastName: 'Review' })).customerId);
+      const verified = (await createCustomer(service, { lastName: 'Doe' })).customerId;
+      // As a fixture: the statuses a check's result would have set.
+      for (const [customerId, state] of [...inReview.map((id) => [id, 'NEEDS_REVIEW']), [verified, 'VERIFIED']])
+        await service.database.pool.query(
+          `INSERT INTO customer_verifications (customer_id, environment, status) VALUES ($1, 'sandbox', $2)
+         ON CONFLICT (customer_id, environment) DO UPDATE SET status = EXCLUDED.status`,
+          [customerId, state],
+        );
+
+      const { page } = await pages.open();
+      await page.goto(`${service.url}/console/customers`);
+      await signIn(page, readerToken);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Reviews' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Verification reviews' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/console/verification');
+      const list = page.getByRole('list', { name: 'Customers awaiting review' });
+      await list.waitFor();
+      expect(await list.getByRole('listitem').count()).toBe(20);
+      await expectAccessible(page, 'review queue');
+      const listed = async () => (await list.locator('code').allInnerTexts()).map((text) => text.trim());
+      const seen = await listed();
+      const pager = page.getByRole('navigation', { name: 'Review queue pages' });
+      while (await pager.getByRole('button', { name: 'Next page' }).isEnabled()) {
+        const before = (await listed())[0];
+        await pager.getByRole('button', { name: 'Next page' }).click();
+        await expect.poll(async () => (await listed())[0], { timeout: 30_000 }).not.toBe(before);
+        seen.push(...(await listed()));
+      }
+      expect(seen).toEqual(expect.arrayContaining(inReview));
+      expect(seen).not.toContain(verified);
+      expect(new Set(seen).size).toBe(seen.length);
+
+      await pager.getByRole('button', { name: 'Previous page' }).click();
+      await expect.poll(async () => await list.getByRole('listitem').count(), { timeout: 30_000 }).toBe(20);
+      await list.getByRole('link').first().click();
+      await panel(page).waitFor();
+      await waitForStatus(page, 'Needs review');
+      pages.expectClean();
+    },
+  );
+
+  browserIt('is not offered without verification:read', async () => {
+    const { page } = await pages.open();
+    await page.goto(`${service.url}/console/customers`);
+    const customersOnly = (
+      await issueApiToken(service.database.pool, {
+        environments: ['sandbox'],
+        scopes: ['customers:read'],
+        name: 'customers only',
+      })
+    ).token;
+    await signIn(page, customersOnly);
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    await nav.getByRole('link', { name: 'Customers' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Reviews' }).count()).toBe(0);
+  });
+});

@@ -4,6 +4,7 @@ import { Button, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'reac
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormProblems, ProblemTextField } from '../components/FormProblems';
 import { ProblemMessage } from '../components/ProblemMessage';
+import { instant } from '../format';
 import { graphql } from '../gql';
 import type {
   CustomerVerificationQuery,
@@ -100,8 +101,6 @@ const statusLabel: Record<string, string> = {
   VERIFIED: 'Verified',
   REJECTED: 'Rejected',
 };
-
-const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '');
 
 export const fileSize = (bytes: number) =>
   bytes < 1024
@@ -257,7 +256,7 @@ function ReviewActions({ customerId, document }: { customerId: string; document:
         input: status === 'REJECTED' ? { status, reasonCode } : { status },
       },
     }).catch(() => undefined);
-  const name = `${document.type} of ${when(document.uploadedAt)}`;
+  const name = `${document.type} of ${instant(document.uploadedAt)}`;
   return (
     <div className="review-actions" role="group" aria-label={`Review ${name}`}>
       <Button className="react-aria-Button small" onPress={() => send('APPROVED')} isDisabled={result.loading}>
@@ -349,8 +348,8 @@ export function VerificationPanel({ customerId, business }: { customerId: string
                       <td>{check.status}</td>
                       <td>{check.outcome ?? ''}</td>
                       <td>{check.reasonCodes.join(', ')}</td>
-                      <td>{when(check.requestedAt)}</td>
-                      <td>{when(check.completedAt)}</td>
+                      <td>{instant(check.requestedAt)}</td>
+                      <td>{instant(check.completedAt)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -383,10 +382,10 @@ export function VerificationPanel({ customerId, business }: { customerId: string
                       <td>{document.reasonCode ?? ''}</td>
                       <td>{fileSize(document.sizeBytes)}</td>
                       <td>
-                        {when(document.uploadedAt)} by {document.uploadedBy}
+                        {instant(document.uploadedAt)} by {document.uploadedBy}
                       </td>
                       <td>
-                        {document.reviewedAt ? `${when(document.reviewedAt)} by ${document.reviewedBy ?? ''}` : ''}
+                        {document.reviewedAt ? `${instant(document.reviewedAt)} by ${document.reviewedBy ?? ''}` : ''}
                       </td>
                       {canDecide ? (
                         <td>
@@ -411,7 +410,7 @@ export function VerificationPanel({ customerId, business }: { customerId: string
               <dt>By</dt>
               <dd>{verification.decision.decidedBy}</dd>
               <dt>When</dt>
-              <dd>{when(verification.decision.decidedAt)}</dd>
+              <dd>{instant(verification.decision.decidedAt)}</dd>
             </dl>
           ) : (
             <p className="empty">No decision yet.</p>
