@@ -175,6 +175,53 @@ describe('the console’s verification panel', () => {
   });
 });
 
+describe('the console’s document upload', () => {
+  const pages = watchedPages(
+    () => browser!,
+    () => service.url,
+  );
+
+  browserIt('refuses a wrong type or a file over 10 MiB before sending, uploads a PNG and shows it', async () => {
+    const { customerId } = await createCustomer(service, { lastName: 'Doe' });
+    const { page } = await pages.open();
+    const uploads: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/document')) uploads.push(request.url());
+    });
+    await openCustomer(page, customerId, service.token);
+    const form = panel(page).getByRole('region', { name: 'Upload a document' });
+    const file = form.getByLabel('File (PDF, PNG or JPEG, at most 10 MiB)');
+    await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await form.getByText('Choose a PDF, PNG or JPEG file.').waitFor();
+    expect(await file.getAttribute('aria-invalid')).toBe('true');
+    await file.setInputFiles({
+      name: 'big.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(10 * 1024 * 1024)]),
+    });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await form.getByText('Choose a file of at most 10 MiB.').waitFor();
+    expect(uploads).toEqual([]);
+    await expectAccessible(page, 'upload form with a field error');
+
+    await form.getByLabel('Document type').selectOption('PROOF_OF_ADDRESS');
+    await file.setInputFiles({ name: 'bill.png', mimeType: 'image/png', buffer: fileOf('image/png', 3000) });
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await form.getByRole('status').filter({ hasText: 'Uploaded: PROOF_OF_ADDRESS, 2.9 KiB.' }).waitFor();
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]).not.toContain(service.token);
+    const table = panel(page).getByRole('table', { name: 'Documents, newest first' });
+    await table.locator('tbody tr').first().filter({ hasText: 'PROOF_OF_ADDRESS' }).waitFor();
+    await table.getByRole('button', { name: /^Show PROOF_OF_ADDRESS/ }).click();
+    const image = table.getByRole('img', { name: /^Content of PROOF_OF_ADDRESS/ });
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await waitForStatus(page, 'Needs review');
+    pages.expectClean();
+  });
+});
+
 describe('the console’s review queue', () => {
   const pages = watchedPages(
     () => browser!,

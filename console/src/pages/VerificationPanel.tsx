@@ -1,5 +1,8 @@
-import { useMutation, useQuery } from '@apollo/client/react';
-import { useEffect, useState } from 'react';
+import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { downloadFile } from '../api/download';
+import { RestProblem } from '../api/errors';
+import { readSession } from '../session';
 import { Button, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormProblems, ProblemTextField } from '../components/FormProblems';
@@ -12,7 +15,7 @@ import type {
   VerificationDocumentReasonCode,
   VerificationDocumentReviewStatus,
 } from '../gql/graphql';
-import { useCan } from '../viewer';
+import { useCan, useViewer } from '../viewer';
 
 const CustomerVerification = graphql(`
   query CustomerVerification($customerId: ID!) {
@@ -288,6 +291,169 @@ function ReviewActions({ customerId, document }: { customerId: string; document:
   );
 }
 
+const MAX_BYTES = 10 * 1024 * 1024;
+const MEDIA_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
+const DOCUMENT_TYPES = ['ID_DOCUMENT', 'PROOF_OF_ADDRESS', 'CERTIFICATE_OF_FORMATION', 'EIN_LETTER', 'OTHER'];
+
+/** A REST call with the session's token in the Authorization header (never in a URL); a refusal becomes a RestProblem. */
+async function restFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const session = readSession();
+  if (!session) throw new RestProblem('UNAUTHENTICATED', 'Sign in again.');
+  const response = await fetch(path, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${session.token}` },
+    cache: 'no-store',
+  });
+  if (!response.ok) {
+    let problem: { code?: unknown; message?: unknown } | undefined;
+    try {
+      problem = ((await response.json()) as { error?: { code?: unknown; message?: unknown } }).error;
+    } catch {
+      // not an envelope: the status says it
+    }
+    throw new RestProblem(
+      typeof problem?.code === 'string' ? problem.code : `HTTP_${response.status}`,
+      typeof problem?.message === 'string' ? problem.message : response.statusText,
+    );
+  }
+  return response;
+}
+
+const documentsPath = (environment: string, customerId: string) =>
+  `/${encodeURIComponent(environment)}/customer/${encodeURIComponent(customerId)}/document`;
+
+/**
+ * An upload (REST only: GraphQL carries no file): a type and a PDF, PNG or JPEG of at most 10 MiB, checked here
+ * before anything is sent (the API checks again, by the content's first bytes).
+ */
+function UploadDocument({ customerId }: { customerId: string }) {
+  const { environment } = useViewer();
+  const client = useApolloClient();
+  const [type, setType] = useState('ID_DOCUMENT');
+  const [file, setFile] = useState<File | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<unknown>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    setProblem(null);
+    if (!file) return setFieldError('Choose a file.');
+    if (!MEDIA_TYPES.includes(file.type)) return setFieldError('Choose a PDF, PNG or JPEG file.');
+    if (file.size > MAX_BYTES) return setFieldError('Choose a file of at most 10 MiB.');
+    setFieldError(null);
+    setBusy(true);
+    restFetch(`${documentsPath(environment, customerId)}?type=${encodeURIComponent(type)}`, {
+      method: 'POST',
+      headers: { 'content-type': file.type },
+      body: file,
+    })
+      .then(async (response) => {
+        const answer = ((await response.json()) as { data: { type: string; sizeBytes: number } }).data;
+        setDone(`Uploaded: ${answer.type}, ${fileSize(answer.sizeBytes)}.`);
+        await client.refetchQueries({ include: [CustomerVerification] });
+      })
+      .catch((reason: unknown) => setProblem(reason))
+      .finally(() => setBusy(false));
+  };
+  const errorId = `upload-file-error-${customerId}`;
+  return (
+    <section aria-labelledby="upload-heading">
+      <h3 id="upload-heading">Upload a document</h3>
+      <form className="stacked-form" onSubmit={submit} noValidate>
+        <label className="field">
+          Document type
+          <select value={type} onChange={(event) => setType(event.target.value)}>
+            {DOCUMENT_TYPES.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          File (PDF, PNG or JPEG, at most 10 MiB)
+          <input
+            type="file"
+            accept="application/pdf,image/png,image/jpeg"
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? errorId : undefined}
+            onChange={(event) => {
+              setFieldError(null);
+              setFile(event.target.files?.[0] ?? null);
+            }}
+          />
+        </label>
+        {fieldError ? (
+          <p id={errorId} className="field-problem" role="alert">
+            {fieldError}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" className="react-aria-Button" disabled={busy}>
+            Upload
+          </button>
+        </div>
+        {busy ? (
+          <p role="status" className="loading">
+            Uploading…
+          </p>
+        ) : null}
+        {done ? (
+          <p role="status" className="done">
+            {done}
+          </p>
+        ) : null}
+        <ProblemMessage error={problem} />
+      </form>
+    </section>
+  );
+}
+
+/**
+ * A document's content (`documents:read`, audited at every read), fetched with the token: an image shown in the
+ * page as a data: URL (the console's policy allows images from data: but frames from nowhere), a PDF downloaded.
+ */
+function DocumentContent({ customerId, document }: { customerId: string; document: Document }) {
+  const { environment } = useViewer();
+  const [image, setImage] = useState<string | null>(null);
+  const [problem, setProblem] = useState<unknown>(null);
+  const path = `${documentsPath(environment, customerId)}/${encodeURIComponent(document.documentId)}/content`;
+  const label = `${document.type} of ${instant(document.uploadedAt)}`;
+  const show = () => {
+    setProblem(null);
+    if (!document.mediaType.startsWith('image/')) {
+      downloadFile(path, document.mediaType, `${document.type.toLowerCase()}.pdf`).catch((reason: unknown) =>
+        setProblem(reason),
+      );
+      return;
+    }
+    restFetch(path, { headers: { accept: document.mediaType } })
+      .then((response) => response.blob())
+      .then(
+        (blob) =>
+          new Promise<string>((resolve, reject) => {
+            const reader = new FileReader();
+            reader.onload = () => resolve(String(reader.result));
+            reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+            reader.readAsDataURL(blob);
+          }),
+      )
+      .then(setImage, (reason: unknown) => setProblem(reason));
+  };
+  return (
+    <div className="document-content">
+      {image ? (
+        <img src={image} alt={`Content of ${label}`} className="document-image" />
+      ) : (
+        <Button className="react-aria-Button small secondary" onPress={show} aria-label={`Show ${label}`}>
+          {document.mediaType.startsWith('image/') ? 'Show' : 'Download'}
+        </Button>
+      )}
+      <ProblemMessage error={problem} />
+    </div>
+  );
+}
+
 /**
  * A customer's verification (docs/verification.md): its status, what is due, the checks, the documents and the
  * decision; with `verification:write` a check request, with `verification:decide` a decision and document reviews.
@@ -296,6 +462,7 @@ function ReviewActions({ customerId, document }: { customerId: string; document:
 export function VerificationPanel({ customerId, business }: { customerId: string; business: boolean }) {
   const canWrite = useCan('verification:write');
   const canDecide = useCan('verification:decide');
+  const canReadContent = useCan('documents:read');
   const { data, error, startPolling, stopPolling } = useQuery(CustomerVerification, { variables: { customerId } });
   const verification = data?.customer?.verification;
   const running =
@@ -371,6 +538,7 @@ export function VerificationPanel({ customerId, business }: { customerId: string
                     <th scope="col">Size</th>
                     <th scope="col">Uploaded</th>
                     <th scope="col">Reviewed</th>
+                    {canReadContent ? <th scope="col">Content</th> : null}
                     {canDecide ? <th scope="col">Review</th> : null}
                   </tr>
                 </thead>
@@ -387,6 +555,11 @@ export function VerificationPanel({ customerId, business }: { customerId: string
                       <td>
                         {document.reviewedAt ? `${instant(document.reviewedAt)} by ${document.reviewedBy ?? ''}` : ''}
                       </td>
+                      {canReadContent ? (
+                        <td>
+                          <DocumentContent customerId={customerId} document={document} />
+                        </td>
+                      ) : null}
                       {canDecide ? (
                         <td>
                           {document.status === 'RECEIVED' ? (
@@ -400,6 +573,7 @@ export function VerificationPanel({ customerId, business }: { customerId: string
               </table>
             </div>
           )}
+          {canWrite ? <UploadDocument customerId={customerId} /> : null}
           <h3>Decision</h3>
           {verification.decision ? (
             <dl className="facts" aria-label="Decision">
