@@ -133,6 +133,10 @@ describe('the console’s verification panel', () => {
       expect(row).toContain('4.9 KiB');
       await documents.getByRole('button', { name: 'Approve', exact: true }).click();
       await panel(first.page).getByRole('alert').filter({ hasText: 'DOCUMENT_REVIEW_BY_UPLOADER' }).waitFor();
+      // documents:read: a PDF is downloaded, fetched with the token in a header.
+      const download = first.page.waitForEvent('download');
+      await documents.getByRole('button', { name: /^Show ID_DOCUMENT/ }).click();
+      expect((await download).suggestedFilename()).toBe('id_document.pdf');
       await first.close();
 
       const second = await pages.open();
@@ -143,7 +147,9 @@ describe('the console’s verification panel', () => {
       await table.getByRole('button', { name: /Reason to reject/ }).click();
       await page.getByRole('option', { name: 'NAME_MISMATCH' }).click();
       await table.getByRole('button', { name: 'Reject', exact: true }).click();
-      await table.locator('tbody tr').first().filter({ hasText: 'NAME_MISMATCH' }).waitFor();
+      // Reviewed: its buttons go (the reason select shows NAME_MISMATCH before that).
+      await table.getByRole('button', { name: 'Approve', exact: true }).waitFor({ state: 'detached' });
+      expect(await table.locator('tbody tr').first().innerText()).toContain('REJECTED');
       expect(await table.locator('tbody tr').first().innerText()).toContain('NAME_MISMATCH');
       expect(await table.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
       await expectAccessible(page, 'verification panel, document reviewed');
