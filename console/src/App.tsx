@@ -12,6 +12,7 @@ import { CustomerPage } from './pages/CustomerPage';
 import { CustomersPage } from './pages/CustomersPage';
 import { EventsPage } from './pages/EventsPage';
 import { NewCustomerPage } from './pages/NewCustomerPage';
+import { ReviewsPage } from './pages/ReviewsPage';
 import { SignIn } from './pages/SignIn';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { Router, useRoute } from './router';
@@ -215,6 +216,8 @@ function CurrentPage() {
       return <AuditPage />;
     case 'clock':
       return <ClockPage />;
+    case 'reviews':
+      return <ReviewsPage />;
     default:
       return <h1>Page not found</h1>;
   }

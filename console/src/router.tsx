@@ -19,6 +19,7 @@ export type Route =
   | { page: 'webhooks' }
   | { page: 'audit' }
   | { page: 'clock' }
+  | { page: 'reviews' }
   | { page: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -33,6 +34,7 @@ export function parseRoute(pathname: string): Route {
     return { page: parts[0] };
   // Not /console/clock: /{environment}/clock is the API's, and the API's routes come first.
   if (parts.length === 1 && parts[0] === 'time') return { page: 'clock' };
+  if (parts.length === 1 && parts[0] === 'verification') return { page: 'reviews' };
   return { page: 'not-found' };
 }
 
@@ -46,6 +48,7 @@ export const paths = {
   webhooks: () => `${BASE}/webhooks`,
   audit: () => `${BASE}/audit`,
   clock: () => `${BASE}/time`,
+  reviews: () => `${BASE}/verification`,
 };
 
 const RouteContext = createContext<{ route: Route; pathname: string; navigate: (href: string) => void }>({

@@ -23,6 +23,12 @@ export function Layout({ children }: { children: ReactNode }) {
     },
     { href: paths.events(), label: 'Events', scope: 'events:read', current: route.page === 'events' },
     { href: paths.webhooks(), label: 'Webhooks', scope: 'webhooks:read', current: route.page === 'webhooks' },
+    {
+      href: paths.reviews(),
+      label: 'Reviews',
+      scope: 'verification:read',
+      current: route.page === 'reviews',
+    },
     { href: paths.audit(), label: 'Audit', scope: 'audit:read', current: route.page === 'audit' },
     { href: paths.clock(), label: 'Clock', scope: 'accounts:read', current: route.page === 'clock' },
   ].filter((link) => viewer.scopes.has(link.scope));

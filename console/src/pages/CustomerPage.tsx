@@ -16,6 +16,7 @@ import type { CustomerArchiveReason, CustomerDetailsQuery } from '../gql/graphql
 import { paths } from '../router';
 import { AuditTable } from './AuditPage';
 import { BeneficialOwners, OwnerOf } from './BeneficialOwners';
+import { VerificationPanel } from './VerificationPanel';
 import { useCan } from '../viewer';
 
 const CustomerDetails = graphql(`
@@ -416,6 +417,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   const canEdit = useCan('customers:write');
   const canReadAudit = useCan('audit:read');
   const canReadEvents = useCan('events:read');
+  const canReadVerification = useCan('verification:read');
   const [deleted, setDeleted] = useState<string | null>(null);
   const { data, error, loading } = useQuery(CustomerDetails, {
     variables: { customerId, withAccounts },
@@ -503,6 +505,9 @@ export function CustomerPage({ customerId }: { customerId: string }) {
       ) : (
         <OwnerOf ownerships={customer.beneficialOwnerOf} />
       )}
+      {canReadVerification ? (
+        <VerificationPanel customerId={customer.customerId} business={customer.business !== null} />
+      ) : null}
       {canEdit ? <EditContact customer={customer} /> : null}
       {customer.accounts ? (
         <section aria-labelledby="accounts-heading">
