@@ -481,7 +481,7 @@ describe('the console in a browser', () => {
     await page.getByRole('searchbox', { name: 'Search customers' }).waitFor();
     // From the top of the page: the navigation's links, the environment, sign out, then the search field.
     let guard = 0;
-    while (!(await page.evaluate("document.activeElement?.getAttribute('type') === 'search'")) && guard++ < 12)
+    while (!(await page.evaluate("document.activeElement?.getAttribute('type') === 'search'")) && guard++ < 24)
       await page.keyboard.press('Tab');
     await page.keyboard.type(lastName);
     await page.keyboard.press('Enter');

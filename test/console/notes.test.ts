@@ -70,10 +70,11 @@ describe('case notes in the console', () => {
 
     await form.getByRole('textbox', { name: 'Note' }).fill('Called about the card.\nWill call back Monday.');
     await form.getByRole('button', { name: 'Add note' }).dblclick();
-    await form.getByRole('status').filter({ hasText: 'Note added.' }).waitFor();
+    const list = notes.getByRole('list', { name: 'Notes, newest first' });
+    await list.getByText('Will call back Monday.', { exact: false }).waitFor();
     await form.getByRole('textbox', { name: 'Note' }).fill('Card replaced.');
     await form.getByRole('button', { name: 'Add note' }).click();
-    const list = notes.getByRole('list', { name: 'Notes, newest first' });
+    await form.getByRole('status').filter({ hasText: 'Note added.' }).waitFor();
     await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
     const items = await list.getByRole('listitem').allInnerTexts();
     expect(items[0]).toContain('Card replaced.');
