@@ -215,18 +215,15 @@ function EditContact({ customer }: { customer: Details }) {
       </section>
     );
   }
-  const save = (expectedVersion: number) =>
-    updateCustomer({
-      variables: {
-        customerId: customer.customerId,
-        // A business has no preferred name (FIELD_NOT_FOR_CUSTOMER_TYPE): only its contact lists are sent.
-        input: changedContact(
-          customer.business ? listsInput(opened ?? draft) : contactInput(opened ?? draft),
-          customer.business ? listsInput(draft) : contactInput(draft),
-        ),
-        expectedVersion,
-      },
-    })
+  // A business has no preferred name (FIELD_NOT_FOR_CUSTOMER_TYPE): only its contact lists are sent.
+  const input = changedContact(
+    customer.business ? listsInput(opened ?? draft) : contactInput(opened ?? draft),
+    customer.business ? listsInput(draft) : contactInput(draft),
+  );
+  const save = (expectedVersion: number) => {
+    // Nothing changed: nothing to send (the API refuses an update with no field).
+    if (Object.keys(input).length === 0) return Promise.resolve(setDraft(null));
+    return updateCustomer({ variables: { customerId: customer.customerId, input, expectedVersion } })
       .then((answer) => {
         if (answer.data) {
           setDraft(null);
@@ -234,6 +231,7 @@ function EditContact({ customer }: { customer: Details }) {
         }
       })
       .catch(() => undefined);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save(customer.version);
