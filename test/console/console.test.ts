@@ -491,6 +491,15 @@ describe('the console in a browser', () => {
       await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: `Ada King ${lastName}` }).waitFor();
+    // The skip link is the page's first tab stop, shows itself when focused, and Enter moves the focus into the page.
+    const firstTabStop = `[...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+      .find((element) => element.tabIndex >= 0)?.textContent`;
+    expect(await page.evaluate(firstTabStop)).toBe('Skip to main content');
+    const skipLink = page.getByRole('link', { name: 'Skip to main content' });
+    await skipLink.focus();
+    expect((await skipLink.boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction("document.activeElement?.id === 'main'");
     expectClean();
   });
 });

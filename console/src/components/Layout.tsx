@@ -34,6 +34,10 @@ export function Layout({ children }: { children: ReactNode }) {
   ].filter((link) => viewer.scopes.has(link.scope));
   return (
     <>
+      {/* WCAG 2.4.1: the first tab stop skips the header's links, search and session to the page itself. */}
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
       <header className="top">
         <p className="brand">Customer &amp; Account Service</p>
         <nav aria-label="Console">
@@ -77,7 +81,9 @@ export function Layout({ children }: { children: ReactNode }) {
           <Button onPress={viewer.signOut}>Sign out</Button>
         </div>
       </header>
-      <main>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </>
   );
 }
