@@ -11,6 +11,7 @@ import type { LedgerStore } from './ledger/index.js';
 import type { LinkReadModel } from './links/index.js';
 import type { LifecycleStore } from './lifecycle/index.js';
 import type { NoteStore } from './notes/index.js';
+import type { TimelineStore } from './timeline/index.js';
 import type { WebhookStore } from './webhooks/index.js';
 
 /**
@@ -46,6 +47,8 @@ export interface Stores {
   accounts: AccountStore;
   /** Case notes on customers and accounts (docs/adr/0105). */
   notes: NoteStore;
+  /** A customer's timeline, read from the records of the other features (docs/adr/0111). */
+  timeline: TimelineStore;
   /** Accounts close and reopen, customers archive (docs/adr/0106). */
   lifecycle: LifecycleStore;
   links: LinkReadModel;

@@ -19,6 +19,7 @@ import { type EventFeed, EventService } from './events/index.js';
 import { holdExpiryStep, LedgerService } from './ledger/index.js';
 import { LinkService } from './links/index.js';
 import { NoteService } from './notes/index.js';
+import { TimelineService } from './timeline/index.js';
 import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
 import { type SecretSealer, WebhookService, type WebhookServiceOptions } from './webhooks/index.js';
@@ -36,6 +37,7 @@ export interface DomainServices {
   audit: AuditService;
   links: LinkService;
   notes: NoteService;
+  timeline: TimelineService;
   /** Accounts close and reopen, customers archive (docs/adr/0106). */
   lifecycle: LifecycleService;
   ledger: LedgerService;
@@ -142,6 +144,7 @@ export function createDomainServices(deps: {
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger,
     notes: new NoteService(deps.stores, creation),
+    timeline: new TimelineService(deps.stores),
     lifecycle: new LifecycleService(
       deps.stores,
       time,

@@ -17,6 +17,7 @@ import { PrismaLedgerStore } from './ledger/index.js';
 import { PrismaLinkReadModel } from './links/index.js';
 import { PrismaLifecycleStore } from './lifecycle/index.js';
 import { PrismaNoteStore } from './notes/index.js';
+import { PrismaTimelineStore } from './timeline/index.js';
 import type { PrismaClient } from '../db/connection/prisma-client.js';
 import { PrismaWebhookStore } from './webhooks/index.js';
 
@@ -43,6 +44,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     notes: withTranslatedErrors(new PrismaNoteStore(prisma, options.idempotencyWaitMs)),
+    timeline: withTranslatedErrors(new PrismaTimelineStore(prisma)),
     ledger: withTranslatedErrors(ledger),
     // A closing disbursement is the ledger's own posting statement, in the lifecycle store's transaction.
     lifecycle: withTranslatedErrors(new PrismaLifecycleStore(prisma, ledger)),

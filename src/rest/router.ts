@@ -379,9 +379,14 @@ export function createRestRouter(deps: HttpDependencies): Router {
         caller,
         params.accountId!,
         params.flag,
+        undefined,
         ifMatchCondition(ifMatch, params.accountId!),
       );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
+    },
+    liftAccountFlag: async ({ caller, params, body }) => {
+      const account = await accounts.liftFlag(caller, params.accountId!, params.flag, body);
+      return ok(accountAnswer(caller, account));
     },
     closeAccount: async ({ caller, params, body }) =>
       ok(accountAnswer(caller, await lifecycle.closeAccount(caller, params.accountId!, body))),

@@ -217,6 +217,11 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     params: { accountId: await fixtures.account(), flag: 'FROZEN' },
     body: { reason: 'Fraud review' },
   }),
+  liftAccountFlag: async () => {
+    const accountId = await fixtures.account();
+    await ok(service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'freeze');
+    return { params: { accountId, flag: 'FROZEN' }, body: { reason: 'Customer confirmed' } };
+  },
   listAccountFlags: async () => ({ params: { accountId: await fixtures.account() } }),
   clearAccountFlag: async () => {
     const accountId = await fixtures.account();
@@ -839,6 +844,13 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
     parentScope: 'customers:read',
     request: async () => ({
       document: 'query($id: ID!) { customer(customerId: $id) { customerId notes(first: 2) { nodes { noteId } } } }',
+      variables: { id: await fixtures.customer() },
+    }),
+  },
+  'Customer.timeline': {
+    parentScope: 'customers:read',
+    request: async () => ({
+      document: 'query($id: ID!) { customer(customerId: $id) { customerId timeline(first: 2) { nodes { id } } } }',
       variables: { id: await fixtures.customer() },
     }),
   },

@@ -128,8 +128,19 @@ describe('the console’s account and customer tools', () => {
     await expectAccessible(page, 'account page with a flag');
 
     await page.getByRole('button', { name: 'Lift frozen' }).click();
-    await page.getByRole('alertdialog', { name: 'Lift frozen?' }).getByRole('button', { name: 'Lift frozen' }).click();
+    const lift = page.getByRole('alertdialog', { name: 'Lift frozen?' });
+    // A lift needs its reason, as a freeze does: without one nothing is sent and the field says why.
+    await lift.getByRole('button', { name: 'Lift frozen' }).click();
+    await lift.getByText('Enter the reason the flag is lifted.').waitFor();
+    expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual(['FROZEN']);
+    await lift.getByLabel('Reason for lifting').fill('Customer confirmed the login');
+    await lift.getByRole('button', { name: 'Lift frozen' }).click();
     await page.getByText('No flags are set.').waitFor();
+    const { rows: lifts } = await service.database.pool.query(
+      'SELECT lift_reason FROM account_flag_lifts WHERE account_id = $1',
+      [accountId],
+    );
+    expect(lifts).toEqual([{ lift_reason: 'Customer confirmed the login' }]);
     expect(await page.getByRole('region', { name: 'Frozen' }).count()).toBe(0);
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual([]);
     expectClean();

@@ -16,6 +16,7 @@ let browser: Browser | undefined;
 const suffix = Date.now().toString(36);
 let checkingId: string;
 let holderId: string;
+let holderOfListed: string;
 
 async function ok(method: string, path: string, body?: unknown) {
   const res = await service.call(method, path, { body });
@@ -27,6 +28,7 @@ beforeAll(async () => {
   service = await startTestService();
   const customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ lastName: `Listed${suffix}` })))
     .customerId as string;
+  holderOfListed = customerId;
   checkingId = (
     await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: `Listed Checking ${suffix}` }))
   ).accountId as string;
@@ -106,6 +108,33 @@ describe('the console’s accounts list', () => {
     await expect
       .poll(async () => ((await ok('GET', `/sandbox/account/${checkingId}`)).customers as string[]).includes(holderId))
       .toBe(true);
+    expectClean();
+  });
+
+  browserIt("finds a transfer's receiving account by its holder's name and fills in its id", async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${checkingId}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: `Listed Checking ${suffix}` }).waitFor();
+    const picker = page.getByRole('combobox', { name: 'Find the receiving account' });
+    await picker.click();
+    await picker.fill(`Listed${suffix}`);
+    // The holder's accounts, each named with its holder; no customer is offered (the picker chooses an account).
+    const savings = page.getByRole('option', { name: `Listed Euro Savings ${suffix}` });
+    await savings.waitFor();
+    expect(await savings.innerText()).toMatch(new RegExp(`held by .*Listed${suffix}`));
+    expect(await page.getByRole('group', { name: 'Customers' }).count()).toBe(0);
+    const savingsId = (
+      (await ok('GET', `/sandbox/account?customerId=${holderOfListed}`)).accounts as {
+        accountId: string;
+        name: string;
+      }[]
+    ).find((account) => account.name === `Listed Euro Savings ${suffix}`)!.accountId;
+    await savings.click();
+    const id = page.getByRole('textbox', { name: 'To account id' });
+    await expect.poll(() => id.inputValue()).toBe(savingsId);
+    await expect.poll(() => page.getByRole('listbox').count()).toBe(0);
+    await expectAccessible(page, 'a transfer target picked by its holder');
     expectClean();
   });
 });

@@ -307,6 +307,7 @@ describe('the console in a browser', () => {
         .getByText(/Money can move in and out of the account again\. It was set for "Card reported stolen"/)
         .waitFor();
       await expectAccessible(page, 'lifting a flag');
+      await lift.getByLabel('Reason for lifting').fill('Card found');
       await lift.getByRole('button', { name: 'Lift frozen' }).click();
       await page.getByText('No flags are set.').waitFor();
       await page.getByRole('button', { name: 'Review transfer' }).click();

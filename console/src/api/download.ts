@@ -25,7 +25,12 @@ export async function downloadFile(path: string, accept: string, filename: strin
       typeof problem?.message === 'string' ? problem.message : response.statusText,
     );
   }
-  const url = URL.createObjectURL(await response.blob());
+  offerBlob(await response.blob(), filename);
+}
+
+/** Offers a Blob as a download named `filename` through a Blob URL, revoked once the browser has it. */
+export function offerBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

@@ -227,8 +227,8 @@ const SetFlag = graphql(`
 `);
 
 const ClearFlag = graphql(`
-  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {
-    clearAccountFlag(accountId: $accountId, flag: $flag) {
+  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!, $reason: String) {
+    clearAccountFlag(accountId: $accountId, flag: $flag, reason: $reason) {
       id
       flags
       flagDetails {
@@ -596,6 +596,19 @@ function CloseAccountAction({ account }: { account: Summary }) {
           {posted.startsWith('-') ? ' The balance is negative: credit it to zero first.' : ''}
         </p>
         <div className="stacked-form">
+          {needsTarget ? (
+            <RecordSearch
+              className="field picker"
+              label="Find the account that receives the balance"
+              showLabel
+              kinds={['account']}
+              placeholder="An account's name, its id or external id, or a holder's name"
+              onPick={(picked) => {
+                setTarget(picked.id);
+                setProblems({ ...problems, target: undefined });
+              }}
+            />
+          ) : null}
           {needsTarget ? (
             <TextField
               className="field"
@@ -1002,7 +1015,7 @@ const untilInstant = (local: string): string | undefined =>
 /**
  * The account's flags with why, when, by whom and until when (`Account.flagDetails`), and, for a token with
  * `accounts:controls`, a form to set one (a reason is required by the form; the end is optional) and a
- * button to lift each.
+ * button to lift each, whose dialog asks why (kept with the lift and shown in the customer's timeline).
  */
 function Flags({ accountId, details }: { accountId: string; details: readonly FlagDetail[] }) {
   const canControl = useCan('accounts:controls');
@@ -1013,6 +1026,8 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
   const [chosen, setChosen] = useState<AccountFlag>('FROZEN');
   const [reason, setReason] = useState('');
   const [until, setUntil] = useState('');
+  const [liftReason, setLiftReason] = useState('');
+  const [liftProblem, setLiftProblem] = useState<string | undefined>(undefined);
   const flag = unset.some((option) => option.flag === chosen) ? chosen : unset[0]?.flag;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -1052,19 +1067,47 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
                 confirmLabel={`Lift ${flagLabel(detail.flag).toLowerCase()}`}
                 busy={busy}
                 error={clear.error}
-                onOpen={() => clear.reset()}
-                onConfirm={() =>
-                  clearFlag({ variables: { accountId, flag: detail.flag } }).then(
+                onOpen={() => {
+                  clear.reset();
+                  setLiftReason('');
+                  setLiftProblem(undefined);
+                }}
+                onConfirm={() => {
+                  if (liftReason.trim() === '') {
+                    setLiftProblem('Enter the reason the flag is lifted.');
+                    return Promise.resolve(false);
+                  }
+                  return clearFlag({ variables: { accountId, flag: detail.flag, reason: liftReason.trim() } }).then(
                     (answer) => Boolean(answer.data),
                     () => false,
-                  )
-                }
+                  );
+                }}
               >
                 <p>
                   {FLAG_EFFECTS[detail.flag] ?? 'The flag is lifted.'} It was set
                   {detail.reason ? ` for "${detail.reason}"` : ''}
                   {detail.setAt ? ` at ${instant(detail.setAt)}` : ''}.
                 </p>
+                <div className="field">
+                  <label htmlFor={`lift-reason-${detail.flag}`}>Reason for lifting</label>
+                  <input
+                    id={`lift-reason-${detail.flag}`}
+                    value={liftReason}
+                    required
+                    maxLength={500}
+                    aria-invalid={liftProblem ? true : undefined}
+                    aria-describedby={liftProblem ? `lift-reason-${detail.flag}-problem` : undefined}
+                    onChange={(event) => {
+                      setLiftReason(event.target.value);
+                      setLiftProblem(undefined);
+                    }}
+                  />
+                  {liftProblem ? (
+                    <span id={`lift-reason-${detail.flag}-problem`} className="field-problem">
+                      {liftProblem}
+                    </span>
+                  ) : null}
+                </div>
               </ConfirmDialog>
             </li>
           ))}
@@ -1539,6 +1582,17 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
         </div>
       ) : (
         <form onSubmit={(event) => void review(event)} className="stacked-form" aria-label="Transfer">
+          <RecordSearch
+            className="field picker"
+            label="Find the receiving account"
+            showLabel
+            kinds={['account']}
+            placeholder="An account's name, its id or external id, or a holder's name"
+            onPick={(picked) => {
+              setDraft({ ...draft, toAccountId: picked.id });
+              setProblems({ ...problems, toAccountId: undefined });
+            }}
+          />
           <TextField
             className="field"
             value={draft.toAccountId}

@@ -9,6 +9,7 @@ import { ReasonSelect } from '../components/ReasonSelect';
 import { MetadataSection } from '../components/MetadataSection';
 import { NotesSection } from '../components/NotesSection';
 import { RecentEvents } from '../components/RecentEvents';
+import { TimelineSection } from '../components/TimelineSection';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { customerKind, customerName, entityTypeLabel, enumLabel, instant, money } from '../format';
 import { graphql } from '../gql';
@@ -534,6 +535,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
       ) : null}
       <CustomerMetadata customer={customer} canEdit={canEdit} />
       <NotesSection record={{ kind: 'customer', customerId: customer.customerId }} />
+      {canReadAudit ? <TimelineSection customerId={customer.customerId} /> : null}
       {canReadEvents ? <RecentEvents record={{ kind: 'customer', customerId: customer.customerId }} /> : null}
       {canReadAudit ? (
         <section aria-labelledby="audit-heading">

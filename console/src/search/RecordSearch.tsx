@@ -14,7 +14,7 @@ import {
 } from 'react-aria-components';
 import { customerKind, customerName, money } from '../format';
 import { graphql } from '../gql';
-import type { AccountHitFragment, CustomerHitFragment, RecordSearchQuery } from '../gql/graphql';
+import type { AccountHitFragment, CustomerHitFragment, HolderHitFragment, RecordSearchQuery } from '../gql/graphql';
 import { useViewer } from '../viewer';
 import { planSearch } from './search-plan';
 
@@ -68,6 +68,8 @@ const RecordSearchQueryDocument = graphql(`
     $email: String
     $byPhone: Boolean!
     $phoneNumber: String
+    $byHolderWord: Boolean!
+    $byHolderFullName: Boolean!
   ) {
     node(id: $id) @include(if: $byId) {
       ... on Customer {
@@ -123,6 +125,44 @@ const RecordSearchQueryDocument = graphql(`
         ...CustomerHit
       }
     }
+    holderLastNames: customers(first: 3, filter: { lastName: $word }) @include(if: $byHolderWord) {
+      nodes {
+        ...HolderHit
+      }
+    }
+    holderLegalNames: customers(first: 3, filter: { legalName: $word }) @include(if: $byHolderWord) {
+      nodes {
+        ...HolderHit
+      }
+    }
+    holderFullNames: customers(first: 3, filter: { firstName: $firstName, lastName: $lastName })
+      @include(if: $byHolderFullName) {
+      nodes {
+        ...HolderHit
+      }
+    }
+    holderBusinessNames: customers(first: 3, filter: { legalName: $legalName }) @include(if: $byHolderFullName) {
+      nodes {
+        ...HolderHit
+      }
+    }
+  }
+`);
+
+/** A customer found by name in an account picker, with the accounts it holds (an account is found by its holder). */
+graphql(`
+  fragment HolderHit on Customer {
+    id
+    customerId
+    firstName
+    middleName
+    lastName
+    business {
+      legalName
+    }
+    accounts {
+      ...AccountHit
+    }
   }
 `);
 
@@ -149,12 +189,17 @@ function customerResult(customer: CustomerHitFragment): CustomerResult {
   };
 }
 
-function accountResult(account: AccountHitFragment): AccountResult {
+function accountResult(account: AccountHitFragment, holder?: HolderHitFragment): AccountResult {
   return {
     kind: 'account',
     id: account.accountId,
     name: account.name,
-    detail: [account.type, money(account.balance.posted, account.currency), ...account.flags].join(' · '),
+    detail: [
+      account.type,
+      money(account.balance.posted, account.currency),
+      ...account.flags,
+      ...(holder ? [`held by ${customerName(holder)}`] : []),
+    ].join(' · '),
   };
 }
 
@@ -184,6 +229,11 @@ export function resultsOf(data: RecordSearchQuery | undefined): {
       if (!customers.has(hit.customerId)) customers.set(hit.customerId, customerResult(hit));
   for (const hit of data.accountExternalIds?.nodes ?? [])
     if (!accounts.has(hit.accountId)) accounts.set(hit.accountId, accountResult(hit));
+  const holders = [data.holderFullNames, data.holderBusinessNames, data.holderLastNames, data.holderLegalNames];
+  for (const list of holders)
+    for (const holder of list?.nodes ?? [])
+      for (const account of holder.accounts)
+        if (!accounts.has(account.accountId)) accounts.set(account.accountId, accountResult(account, holder));
   return {
     customers: [...customers.values()].slice(0, PER_KIND * 2),
     accounts: [...accounts.values()].slice(0, PER_KIND),
@@ -232,6 +282,7 @@ export function RecordSearch({
   const plan = planSearch(settled);
   const customers = kinds.includes('customer') && viewer.scopes.has('customers:read');
   const accounts = kinds.includes('account') && viewer.scopes.has('accounts:read');
+  const byHolder = accounts && !kinds.includes('customer') && viewer.scopes.has('customers:read');
   const { data, loading } = useQuery(RecordSearchQueryDocument, {
     skip: plan === null || (!customers && !accounts),
     errorPolicy: 'all',
@@ -250,6 +301,9 @@ export function RecordSearch({
       email: plan?.email,
       byPhone: customers && plan?.phoneNumber !== undefined,
       phoneNumber: plan?.phoneNumber,
+      // A picker of accounts only (a transfer's target) finds them by their holder's name too.
+      byHolderWord: byHolder && plan?.word !== undefined,
+      byHolderFullName: byHolder && plan?.fullName !== undefined,
     },
   });
   const waiting = plan !== null && (loading || typed.trim() !== settled.trim());

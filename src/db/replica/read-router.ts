@@ -81,6 +81,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   audit: { list: LIST },
   // A record or a cursor the replica lacks yet (a note's list answers outcomes, not rows): asked of the primary.
   notes: { list: (result) => (result as { outcome: string }).outcome !== 'listed', newestOfMany: LIST },
+  // A list of what happened: lagging is correct; a customer the replica lacks yet (null) is asked of the primary.
+  timeline: { read: NULL },
   // An idempotency key's record is read to replay a write: it must be the committed one, on the primary.
   idempotency: {},
   // An environment's time is read on the primary: an advance, then a read, must see the advance (docs/adr/0102).

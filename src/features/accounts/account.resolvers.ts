@@ -103,11 +103,12 @@ export const accountResolvers: Pick<
       changedAccounts(context, [account]);
       return account;
     },
-    clearAccountFlag: async (_parent, { accountId, flag, expectedVersion }, context) => {
+    clearAccountFlag: async (_parent, { accountId, flag, reason, expectedVersion }, context) => {
       const account = await context.services.accounts.clearFlag(
         context.caller,
         accountId,
         flag,
+        withoutNulls({ reason }),
         versionCondition(expectedVersion),
       );
       changedAccounts(context, [account]);

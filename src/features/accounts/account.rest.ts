@@ -7,6 +7,7 @@ import {
   overdraftLimitSchema,
   setAccountCustomerRoleSchema,
   setAccountFlagSchema,
+  liftAccountFlagSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
@@ -360,11 +361,41 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Clear a flag',
-    description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
+    description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. To say why, lift it with \`POST …/flags/{flag}/lift\` instead. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
     scope: 'accounts:controls',
     success: answersAccountOrAcknowledgment('The account without the flag.'),
     versioned: 'conditional',
     failures: [flagValidationFailure, accountNotFoundFailure],
+  },
+  {
+    operationId: 'liftAccountFlag',
+    method: 'POST',
+    path: '/:environment/account/:accountId/flags/:flag/lift',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Lift a flag, saying why',
+    description:
+      `Not in the contract. Clears a flag as \`DELETE …/flags/{flag}\` does (${FLAG_PARAMETER_NOTE}), with a required \`reason\` (up to 500 characters). ` +
+      "The lift is kept with its reason and who lifted it, and read back in the customer's timeline (GraphQL `Customer.timeline`). " +
+      `${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
+    // A second lift of the same flag finds it lifted and changes nothing: no key needed.
+    naturallyIdempotent: true,
+    scope: 'accounts:controls',
+    requestBody: {
+      schema: liftAccountFlagSchema,
+      component: 'LiftAccountFlagRequest',
+      example: { reason: 'Customer confirmed the card transactions by phone.' },
+    },
+    success: answersAccountOrAcknowledgment('The account without the flag.'),
+    failures: [
+      flagValidationFailure,
+      failure(
+        'VALIDATION_FAILED_reason',
+        '`reason` is missing, empty or longer than 500 characters; nothing changes.',
+        validationFailed([{ field: 'reason', code: 'TOO_LONG', message: 'Must be at most 500 characters.' }]),
+      ),
+      accountNotFoundFailure,
+    ],
   },
   {
     operationId: 'setOverdraftLimit',

@@ -145,6 +145,15 @@ export const setAccountFlagSchema = z.strictObject({
 });
 export type SetAccountFlagInput = z.output<typeof setAccountFlagSchema>;
 
+/** Why a flag is lifted (docs/adr/0111): kept with the lift, read back in the customer's timeline. */
+export const clearAccountFlagSchema = z.strictObject({
+  reason: text(FLAG_LIMITS.reasonLength).optional(),
+});
+/** `POST …/flags/{flag}/lift`: the same, with the reason required (the call exists to say why). */
+export const liftAccountFlagSchema = z.strictObject({
+  reason: text(FLAG_LIMITS.reasonLength),
+});
+
 export const overdraftLimitSchema = z.strictObject({
   overdraftLimit: z.union([z.number(), z.string().max(32, { abort: true })], {
     error: 'Must be a decimal number, 0 or more.',

@@ -36,6 +36,8 @@ import {
   overdraftLimitSchema,
   setAccountCustomerRoleSchema,
   setAccountFlagSchema,
+  clearAccountFlagSchema,
+  liftAccountFlagSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
@@ -392,15 +394,36 @@ export class AccountService {
   }
 
   /** Clears a flag (and its details); clearing a flag that is not set changes nothing. A condition as for `update`. */
-  async clearFlag(caller: Caller, accountId: string, flag: unknown, condition?: VersionCondition): Promise<Account> {
+  /** Lifts a flag saying why (REST's `…/lift`): `input.reason` is required. Otherwise as clearFlag. */
+  async liftFlag(
+    caller: Caller,
+    accountId: string,
+    flag: unknown,
+    input: unknown,
+    condition?: VersionCondition,
+  ): Promise<Account> {
+    authorize(caller, 'accounts:controls');
+    parseInput(accountFlagSchema, { flag });
+    return this.clearFlag(caller, accountId, flag, parseInput(liftAccountFlagSchema, input), condition);
+  }
+
+  /** Lifts a flag, keeping who lifted it and, when given, why (`input.reason`, docs/adr/0111). */
+  async clearFlag(
+    caller: Caller,
+    accountId: string,
+    flag: unknown,
+    input?: unknown,
+    condition?: VersionCondition,
+  ): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
+    const details = parseInput(clearAccountFlagSchema, input ?? {});
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(caller, {
       operation: 'account.flag.clear',
       resourceType: 'account',
       resourceId: accountId,
-      changedFields: ['flags'],
+      changedFields: ['flags', ...presentKeys(details, ['reason'])],
     });
     return changedAccount(
       await this.stores.accounts.clearFlag(
@@ -408,6 +431,7 @@ export class AccountService {
         accountId.toLowerCase(),
         valid.flag,
         { audit },
+        { reason: details.reason ?? null, liftedByName: caller.principal.name ?? null },
         undefined,
         expectedVersions(condition),
       ),
@@ -462,6 +486,7 @@ export class AccountService {
         expired.accountId,
         expired.flag,
         { audit },
+        { reason: null, liftedByName: null },
         expired.dueBy,
       );
       if (change.outcome === 'changed') lifted++;

@@ -305,7 +305,13 @@ WITH target AS MATERIALIZED (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
-     ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
+     ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text RETURNING f.*),
+     -- The lift is kept under the audit event's id, with the details the flag had (docs/adr/0111).
+     lift AS (
+       INSERT INTO account_flag_lifts (id, account_id, environment, flag, set_reason, set_at, set_by, set_by_name, lifted_at, lifted_by, lifted_by_name, lift_reason)
+       SELECT $5::uuid, l.id, $2, $3::text, d.reason, d.set_at, d.set_by, d.set_by_name, env_now($2), $6::varchar, $15::varchar, $16::text
+       FROM lifted l LEFT JOIN detail d ON true
+     ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $5::uuid, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::uuid, $11::varchar, $12::varchar,
             CASE WHEN EXISTS (SELECT 1 FROM changed) THEN $13::text[] ELSE '{}'::text[] END

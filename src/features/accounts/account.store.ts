@@ -3,6 +3,7 @@ import {
   type AccountFlag,
   type AccountFlagDetail,
   type AccountRole,
+  type FlagLift,
   type FlagSetting,
   INDIVIDUAL_ONLY_ROLES,
 } from './account.js';
@@ -284,7 +285,13 @@ const SQL = {
        UPDATE accounts a SET flags = array_remove(a.flags, $3::text), updated_at = CURRENT_TIMESTAMP
        FROM lifted l WHERE a.id = l.id
        RETURNING ${ACCOUNT_COLUMNS}
-     ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
+     ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text RETURNING f.*),
+     -- The lift is kept under the audit event's id, with the details the flag had (docs/adr/0111).
+     lift AS (
+       INSERT INTO account_flag_lifts (id, account_id, environment, flag, set_reason, set_at, set_by, set_by_name, lifted_at, lifted_by, lifted_by_name, lift_reason)
+       SELECT $5::uuid, l.id, $2, $3::text, d.reason, d.set_at, d.set_by, d.set_by_name, env_now($2), $6::varchar, $15::varchar, $16::text
+       FROM lifted l LEFT JOIN detail d ON true
+     ),
      audit AS (${auditInsertOfCall(5, 'target t WHERE t.current AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM changed))', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
@@ -557,6 +564,7 @@ export class PrismaAccountStore implements AccountStore {
     id: string,
     flag: AccountFlag,
     effects: WriteEffects,
+    lift: FlagLift,
     expiredBy?: Date,
     expectedVersions: readonly number[] | null = null,
   ): Promise<AccountChange> {
@@ -567,6 +575,8 @@ export class PrismaAccountStore implements AccountStore {
       expiredBy ?? null,
       ...auditValues(effects.audit),
       expectedVersions,
+      lift.liftedByName,
+      lift.reason,
     ]);
     return this.changedOrNot(environment, id, row!);
   }

@@ -45,6 +45,13 @@ export interface FlagSetting {
   setByName: string | null;
 }
 
+/** What a lifted flag records (docs/adr/0111): who lifted it, as people read it, and why (none: it reached its end). */
+export interface FlagLift {
+  reason: string | null;
+  /** The lifter's name (Principal.name); null for the service's own jobs. The id is the audit event's principal. */
+  liftedByName: string | null;
+}
+
 /**
  * What a customer is to an account (docs/adr/0091-account-relationship-roles.md). OWNER: a holder, as every
  * linked customer was before roles existed; an account always keeps at least one. AUTHORIZED_SIGNER and

@@ -1,7 +1,7 @@
 import type { AccountFilter } from './account-search.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
-import type { Account, AccountFlag, AccountFlagDetail, AccountRole, FlagSetting } from './account.js';
+import type { Account, AccountFlag, AccountFlagDetail, AccountRole, FlagLift, FlagSetting } from './account.js';
 import type { Metadata, MetadataChanges } from '../../domain/metadata.js';
 
 /** What the account service needs from storage (src/features/accounts/account.store.ts implements it). */
@@ -155,12 +155,14 @@ export interface AccountStore {
    * Clears a flag and its details; 'unchanged' (only its audit event written, with empty changed fields) when it is
    * not set. With `expiredBy` (the expiry job), only a flag whose `until` is at or before that instant (checked on the
    * locked rows), else 'unchanged' with nothing written: the job audits the flags it lifts, not the ones it found extended.
+   * A lift is kept (account_flag_lifts, docs/adr/0111) with the flag's details, the lifter's name and `lift.reason`.
    */
   clearFlag(
     environment: string,
     id: string,
     flag: AccountFlag,
     effects: WriteEffects,
+    lift: FlagLift,
     expiredBy?: Date,
     expectedVersions?: readonly number[] | null,
   ): Promise<AccountChange>;

@@ -9,6 +9,7 @@ import type { Transaction as TransactionModel, Transfer as TransferModel } from 
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
 import type { Note as NoteModel } from '../../features/notes/index.js';
+import type { TimelinePage as TimelinePageModel, TimelineEntry as TimelineEntryModel } from '../../features/timeline/index.js';
 import type { DomainEvent as DomainEventModel, EventPage as EventPageModel } from '../../features/events/index.js';
 import type { WebhookEndpoint as WebhookEndpointModel, EndpointWithSecret as EndpointWithSecretModel, WebhookAttempt as WebhookAttemptModel } from '../../features/webhooks/index.js';
 import type { GraphqlContext } from '../context.js';
@@ -685,6 +686,15 @@ export type Customer = Node & {
   /** ACTIVE, or ARCHIVED once archived (`archiveCustomer`): an archived customer opens no account. */
   status: CustomerStatus;
   /**
+   * Not in the contract. The customer's story, newest first (docs/adr/0111): profile changes, accounts opened, closed
+   * and changed, money in and out of the accounts it holds, flags set and lifted with their reasons, verification, and
+   * case notes, each linking to its record. Needs `audit:read` (FORBIDDEN otherwise, this field null); each kind also
+   * needs the scope that reads its records (PROFILE `customers:read`, ACCOUNT, FLAG and MONEY `accounts:read`,
+   * VERIFICATION `verification:read`, NOTE `notes:read`): kinds the token lacks are left out and
+   * named in `omittedKinds`. VALIDATION_FAILED when `first` is outside 1 to 100 or `after` is not an `endCursor`.
+   */
+  timeline: Maybe<TimelineConnection>;
+  /**
    * Not in the contract. The customer's verification (KYC for a person, KYB for a business; docs/verification.md):
    * REST's `GET /{environment}/customer/{customerId}/verification`. Needs `verification:read` as well (FORBIDDEN
    * otherwise, this field null).
@@ -716,6 +726,18 @@ export type CustomerNotesArgs = {
  */
 export type CustomerRecentEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
+ */
+export type CustomerTimelineArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  kinds?: InputMaybe<Array<TimelineKind>>;
 };
 
 /** Why a customer was archived. */
@@ -1007,7 +1029,11 @@ export type Mutation = {
    * CUSTOMER_ARCHIVED (already archived).
    */
   archiveCustomer: Customer;
-  /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
+  /**
+   * Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with
+   * empty `changedFields`). The lift is kept with who lifted it and why, read back in `Customer.timeline`. Fails with
+   * ACCOUNT_NOT_FOUND or VALIDATION_FAILED (`reason` empty or longer than 500 characters).
+   */
   clearAccountFlag: Account;
   /**
    * Closes an account (docs/account-lifecycle.md) and returns it, `status: CLOSED`. A remaining balance moves to
@@ -1331,6 +1357,7 @@ export type MutationClearAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   flag: AccountFlag;
+  reason?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2188,6 +2215,71 @@ export type SubscriptionTransactionPostedArgs = {
   accountId: Scalars['ID']['input'];
 };
 
+/** A page of a customer's timeline, newest first. */
+export type TimelineConnection = {
+  __typename?: 'TimelineConnection';
+  /** The entries of this page. */
+  nodes: Array<TimelineEntry>;
+  /** The kinds asked for that this token may not read (their entries are left out). */
+  omittedKinds: Array<TimelineKind>;
+  /** Where this page ends and whether another (older) page follows. */
+  pageInfo: PageInfo;
+};
+
+/** One thing that happened to a customer or an account it holds. */
+export type TimelineEntry = {
+  __typename?: 'TimelineEntry';
+  /** The account the entry is about, when it is about one. */
+  accountId: Maybe<Scalars['ID']['output']>;
+  /** Who did it, as the audit trail names principals; null for money, which the ledger does not attribute. */
+  actorId: Maybe<Scalars['String']['output']>;
+  /** Its name then, where the record keeps one (flags, notes). */
+  actorName: Maybe<Scalars['String']['output']>;
+  /** MONEY: the amount moved. */
+  amount: Maybe<Scalars['Decimal']['output']>;
+  /** When, by the environment's clock: ISO 8601 in UTC. */
+  at: Scalars['String']['output'];
+  /** The fields a profile or account write set (names, never values). */
+  changedFields: Array<Scalars['String']['output']>;
+  /** MONEY: its currency. */
+  currency: Maybe<Scalars['String']['output']>;
+  /** MONEY: IN (a credit) or OUT (a debit). */
+  direction: Maybe<Scalars['String']['output']>;
+  /** FLAG: the flag. */
+  flag: Maybe<AccountFlag>;
+  /** Unique within the timeline. */
+  id: Scalars['ID']['output'];
+  /** What the entry is about; a filter of `Customer.timeline` picks by it. */
+  kind: TimelineKind;
+  /** The audit trail's operation (e.g. `customer.update`, `account.flag.clear`), or `transaction.<status>` for money. */
+  operation: Scalars['String']['output'];
+  /** FLAG: why it was set or lifted, as given; null when none was given, or when it lifted itself at its end. */
+  reason: Maybe<Scalars['String']['output']>;
+  /** That record's id. */
+  recordId: Scalars['ID']['output'];
+  /** The record the entry links to: `customer`, `account`, `transaction`, `note` or `verification_document`. */
+  recordType: Scalars['String']['output'];
+  /** MONEY: the entry's status: PENDING, POSTED or VOIDED. */
+  status: Maybe<Scalars['String']['output']>;
+  /** NOTE: the note's text. */
+  text: Maybe<Scalars['String']['output']>;
+};
+
+/** What a timeline entry is about. */
+export type TimelineKind =
+  /** An account the customer holds: opened, changed, closed, reopened, holders, overdraft limit. */
+  | 'ACCOUNT'
+  /** A flag set on or lifted from an account, with its reason. */
+  | 'FLAG'
+  /** Money in and out of an account the customer holds: each ledger entry. */
+  | 'MONEY'
+  /** A case note on the customer or one of its accounts. */
+  | 'NOTE'
+  /** The customer's profile: created, changed, archived, beneficial owners. */
+  | 'PROFILE'
+  /** The customer's verification: checks, results, decisions, documents. */
+  | 'VERIFICATION';
+
 /**
  * One entry of the double-entry ledger on an account: a deposit or withdrawal (against the bank's settlement
  * account, never shown), a hold, one side of a transfer, or a reversal. Amounts are exact decimals in the
@@ -2800,6 +2892,9 @@ export type ResolversTypes = {
   StatementEntry: ResolverTypeWrapper<StatementEntryModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  TimelineConnection: ResolverTypeWrapper<TimelinePageModel>;
+  TimelineEntry: ResolverTypeWrapper<TimelineEntryModel>;
+  TimelineKind: TimelineKind;
   Transaction: ResolverTypeWrapper<TransactionModel>;
   TransactionConnection: ResolverTypeWrapper<TransactionPageModel>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
@@ -2891,6 +2986,8 @@ export type ResolversParentTypes = {
   StatementEntry: StatementEntryModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  TimelineConnection: TimelinePageModel;
+  TimelineEntry: TimelineEntryModel;
   Transaction: TransactionModel;
   TransactionConnection: TransactionPageModel;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
@@ -3093,6 +3190,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   preferredName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
   status?: Resolver<ResolversTypes['CustomerStatus'], ParentType, ContextType>;
+  timeline?: Resolver<Maybe<ResolversTypes['TimelineConnection']>, ParentType, ContextType, RequireFields<CustomerTimelineArgs, 'first'>>;
   verification?: Resolver<Maybe<ResolversTypes['Verification']>, ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -3297,6 +3395,32 @@ export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType exten
   transactionPosted?: SubscriptionResolver<ResolversTypes['Transaction'], "transactionPosted", ParentType, ContextType, RequireFields<SubscriptionTransactionPostedArgs, 'accountId'>>;
 };
 
+export type TimelineConnectionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TimelineConnection'] = ResolversParentTypes['TimelineConnection']> = {
+  nodes?: Resolver<Array<ResolversTypes['TimelineEntry']>, ParentType, ContextType>;
+  omittedKinds?: Resolver<Array<ResolversTypes['TimelineKind']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type TimelineEntryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TimelineEntry'] = ResolversParentTypes['TimelineEntry']> = {
+  accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  actorId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  actorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  amount?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  direction?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  flag?: Resolver<Maybe<ResolversTypes['AccountFlag']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['TimelineKind'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  recordId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  recordType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type TransactionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3475,6 +3599,8 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Statement?: StatementResolvers<ContextType>;
   StatementEntry?: StatementEntryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  TimelineConnection?: TimelineConnectionResolvers<ContextType>;
+  TimelineEntry?: TimelineEntryResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;

@@ -364,7 +364,14 @@ describe('flags that lift themselves (src/features/accounts/flag-expiry.job.ts, 
       resourceId: accountId,
       changedFields: ['flags'],
     });
-    const change = await stores.accounts.clearFlag('sandbox', accountId, 'FROZEN', { audit }, new Date());
+    const change = await stores.accounts.clearFlag(
+      'sandbox',
+      accountId,
+      'FROZEN',
+      { audit },
+      { reason: null, liftedByName: null },
+      new Date(),
+    );
     expect(change.outcome).toBe('unchanged');
     expect((await h.services.accounts.flagDetails(h.caller(), accountId))[0]).toMatchObject({
       flag: 'FROZEN',

@@ -438,7 +438,7 @@ export interface paths {
         post?: never;
         /**
          * Clear a flag
-         * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
+         * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. To say why, lift it with `POST …/flags/{flag}/lift` instead. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
          *
          *     Requires the scope `accounts:controls`.
          *
@@ -467,6 +467,32 @@ export interface paths {
         get: operations["listAccountFlags"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{accountId}/flags/{flag}/lift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a flag, saying why
+         * @description Not in the contract. Clears a flag as `DELETE …/flags/{flag}` does (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.), with a required `reason` (up to 500 characters). The lift is kept with its reason and who lifted it, and read back in the customer's timeline (GraphQL `Customer.timeline`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
+         *
+         *     Requires the scope `accounts:controls`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+         *     - `reason` is missing, empty or longer than 500 characters; nothing changes.
+         */
+        post: operations["liftAccountFlag"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1824,6 +1850,9 @@ export interface components {
                 /** @description When it lifts itself; null: until cleared. */
                 until: string | null;
             }[];
+        };
+        LiftAccountFlagRequest: {
+            reason: string;
         };
         OverdraftLimitRequest: {
             overdraftLimit: number | string;
@@ -6781,6 +6810,82 @@ export interface operations {
             401: components["responses"]["AccountUnauthorized"];
             403: components["responses"]["AccountForbidden"];
             404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    liftAccountFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description A flag the ledger enforces: FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+                 * @example FROZEN
+                 */
+                flag: components["parameters"]["flag"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Customer confirmed the card transactions by phone."
+                 *     }
+                 */
+                "application/json": components["schemas"]["LiftAccountFlagRequest"];
+            };
+        };
+        responses: {
+            /** @description The account without the flag. The full account with `accounts:read`; without it, only `{accountId}`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
