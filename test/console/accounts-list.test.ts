@@ -111,6 +111,44 @@ describe('the console’s accounts list', () => {
     expectClean();
   });
 
+  browserIt("lists the account page's sections at its top, each link reaching its section", async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${checkingId}`);
+    await signIn(page, service.token);
+    const nav = page.getByRole('navigation', { name: 'On this page' });
+    await nav.waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Notes' }).waitFor();
+    const targets = await nav.getByRole('link').evaluateAll((links) =>
+      links.map((link) => {
+        const id = (link as HTMLAnchorElement).hash.slice(1);
+        return { label: link.textContent, heading: document.getElementById(id)?.textContent ?? null };
+      }),
+    );
+    expect(targets.map(({ label }) => label)).toEqual([
+      'Balance',
+      'Holders',
+      'Flags',
+      'Statement',
+      'Transactions',
+      'Transfer',
+      'Metadata',
+      'Notes',
+      'Recent events',
+      'Close',
+      'Delete',
+    ]);
+    // Every link names the heading it reaches (none points at a section the page does not show).
+    for (const { label, heading } of targets) expect(heading, label!).toBe(label);
+    await nav.getByRole('link', { name: 'Transactions' }).click();
+    await expect
+      .poll(() =>
+        page.evaluate(() => Math.round(document.getElementById('transactions-heading')!.getBoundingClientRect().top)),
+      )
+      .toBeLessThan(100);
+    await expectAccessible(page, 'the account page reached by its sections');
+    expectClean();
+  });
+
   browserIt("finds a transfer's receiving account by its holder's name and fills in its id", async () => {
     const { page } = await open();
     await page.goto(`${service.url}/console/accounts/${checkingId}`);

@@ -12,6 +12,7 @@ import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { NotesSection } from '../components/NotesSection';
+import { PageSections } from '../components/PageSections';
 import { ReasonSelect } from '../components/ReasonSelect';
 import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
@@ -698,6 +699,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
   const canDelete = useCan('accounts:write');
   const canControl = useCan('accounts:controls');
   const canReadEvents = useCan('events:read');
+  const canReadNotes = useCan('notes:read');
   const [deleted, setDeleted] = useState<{ name: string; holders: readonly Holder[] } | null>(null);
   const { data, error, loading } = useQuery(AccountSummary, {
     variables: { accountId, withHolders },
@@ -746,6 +748,21 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <ClosedBanner account={account} />
       <AccountStatusBanner details={account.flagDetails} />
       <ProblemMessage error={error} />
+      <PageSections
+        sections={[
+          ['balance-heading', 'Balance'],
+          ...(account.relationships ? [['holders-heading', 'Holders'] as const] : []),
+          ['flags-heading', 'Flags'],
+          ['statement-heading', 'Statement'],
+          ['transactions-heading', 'Transactions'],
+          ...(canTransfer && open ? [['transfer-heading', 'Transfer'] as const] : []),
+          ['metadata-heading', 'Metadata'],
+          ...(canReadNotes ? [['notes-heading', 'Notes'] as const] : []),
+          ...(canReadEvents ? [['recent-events-heading', 'Recent events'] as const] : []),
+          ...(canControl ? [['close-heading', account.status === 'CLOSED' ? 'Reopen' : 'Close'] as const] : []),
+          ...(canDelete ? [['delete-heading', 'Delete'] as const] : []),
+        ]}
+      />
       <section aria-labelledby="balance-heading">
         <h2 id="balance-heading">Balance</h2>
         <dl className="facts balance">
