@@ -19,7 +19,7 @@ export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/console', import.me
  * The page's own policy replaces the API's `default-src 'none'`: scripts from this origin only (no inline
  * script, no eval), styles from this origin plus the <style> elements React Aria adds with this response's
  * nonce (it reads `<meta name="csp-nonce">`; a fresh nonce per response), GraphQL on this origin (WebSocket
- * included), no framing. With OIDC sign-in, connections to exactly the issuer's origin too (discovery and the
+ * included), frames from blob: only (a document's PDF), no framing of the console itself. With OIDC sign-in, connections to exactly the issuer's origin too (discovery and the
  * token endpoint; the authorization itself is a navigation).
  */
 export function consoleSecurityPolicy(styleNonce: string, issuerOrigin?: string): string {
@@ -28,6 +28,8 @@ export function consoleSecurityPolicy(styleNonce: string, issuerOrigin?: string)
     "script-src 'self'",
     `style-src 'self' 'nonce-${styleNonce}'`,
     "img-src 'self' data:",
+    // A verification document's PDF, shown in the page from a blob: URL the console made (VerificationPanel.tsx).
+    'frame-src blob:',
     "font-src 'self'",
     issuerOrigin === undefined ? "connect-src 'self'" : `connect-src 'self' ${issuerOrigin}`,
     "base-uri 'none'",

@@ -118,12 +118,13 @@ describe('the console’s accounts list', () => {
     const nav = page.getByRole('navigation', { name: 'On this page' });
     await nav.waitFor();
     await page.getByRole('heading', { level: 2, name: 'Notes' }).waitFor();
-    const targets = await nav.getByRole('link').evaluateAll((links) =>
-      links.map((link) => {
-        const id = (link as HTMLAnchorElement).hash.slice(1);
-        return { label: link.textContent, heading: document.getElementById(id)?.textContent ?? null };
-      }),
-    );
+    // Run in the page (the tests' TypeScript has no DOM types): each link's text and the text of what it points at.
+    const targets = (await page.evaluate(
+      `[...document.querySelectorAll('nav[aria-label="On this page"] a')].map((link) => ({
+        label: link.textContent,
+        heading: document.getElementById(link.hash.slice(1))?.textContent ?? null,
+      }))`,
+    )) as { label: string; heading: string | null }[];
     expect(targets.map(({ label }) => label)).toEqual([
       'Balance',
       'Holders',
@@ -138,11 +139,11 @@ describe('the console’s accounts list', () => {
       'Delete',
     ]);
     // Every link names the heading it reaches (none points at a section the page does not show).
-    for (const { label, heading } of targets) expect(heading, label!).toBe(label);
+    for (const { label, heading } of targets) expect(heading, label).toBe(label);
     await nav.getByRole('link', { name: 'Transactions' }).click();
     await expect
       .poll(() =>
-        page.evaluate(() => Math.round(document.getElementById('transactions-heading')!.getBoundingClientRect().top)),
+        page.evaluate("Math.round(document.getElementById('transactions-heading').getBoundingClientRect().top)"),
       )
       .toBeLessThan(100);
     await expectAccessible(page, 'the account page reached by its sections');

@@ -116,11 +116,8 @@ describe('the console’s verification panel', () => {
     'reviews a document: its uploader is refused (DOCUMENT_REVIEW_BY_UPLOADER), a reviewer rejects it',
     async () => {
       const { customerId } = await createCustomer(service, { lastName: 'Doe' });
-      const uploaded = await documentHelpers(service).upload(
-        customerId,
-        'ID_DOCUMENT',
-        fileOf('application/pdf', 5000),
-      );
+      const uploadedBytes = fileOf('application/pdf', 5000);
+      const uploaded = await documentHelpers(service).upload(customerId, 'ID_DOCUMENT', uploadedBytes);
       expect(uploaded.status, uploaded.text).toBe(201);
 
       const first = await pages.open();
@@ -133,9 +130,21 @@ describe('the console’s verification panel', () => {
       expect(row).toContain('4.9 KiB');
       await documents.getByRole('button', { name: 'Approve', exact: true }).click();
       await panel(first.page).getByRole('alert').filter({ hasText: 'DOCUMENT_REVIEW_BY_UPLOADER' }).waitFor();
-      // documents:read: a PDF is downloaded, fetched with the token in a header.
-      const download = first.page.waitForEvent('download');
+      // documents:read: a PDF is shown in the page, in a frame from a blob: URL made of the document's content
+      // (fetched with the token in a header, never in the address), and can be downloaded.
+      const fetched = first.page.waitForResponse((response) => response.url().endsWith('/content'));
       await documents.getByRole('button', { name: /^Show ID_DOCUMENT/ }).click();
+      const content = await fetched;
+      expect(content.url()).not.toContain(service.token);
+      expect((await content.request().allHeaders()).authorization).toBe(`Bearer ${service.token}`);
+      expect(content.status()).toBe(200);
+      expect(content.headers()['content-type']).toBe('application/pdf');
+      const frame = documents.locator('iframe[title^="Content of ID_DOCUMENT"]');
+      await frame.waitFor();
+      expect(await frame.getAttribute('src')).toMatch(/^blob:/);
+      await expectAccessible(first.page, 'a PDF document shown in the page');
+      const download = first.page.waitForEvent('download');
+      await documents.getByRole('button', { name: /^Download ID_DOCUMENT/ }).click();
       expect((await download).suggestedFilename()).toBe('id_document.pdf');
       await first.close();
 
@@ -213,8 +222,20 @@ describe('the console’s document upload', () => {
 
     await form.getByLabel('Document type').selectOption('PROOF_OF_ADDRESS');
     await file.setInputFiles({ name: 'bill.png', mimeType: 'image/png', buffer: fileOf('image/png', 3000) });
+    // The service's answer held back a moment, so the upload's progress can be seen while it lasts.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/document\?type=/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await form.getByRole('button', { name: 'Upload' }).click();
+    const progress = form.getByRole('progressbar', { name: 'Upload progress' });
+    await progress.waitFor();
+    await form.getByText(/Uploading bill\.png: \d+ %/).waitFor();
+    release();
     await form.getByRole('status').filter({ hasText: 'Uploaded: PROOF_OF_ADDRESS, 2.9 KiB.' }).waitFor();
+    await expect.poll(() => progress.count()).toBe(0);
     expect(uploads).toHaveLength(1);
     expect(uploads[0]).not.toContain(service.token);
     const table = panel(page).getByRole('table', { name: 'Documents, newest first' });

@@ -295,6 +295,46 @@ const MAX_BYTES = 10 * 1024 * 1024;
 const MEDIA_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
 const DOCUMENT_TYPES = ['ID_DOCUMENT', 'PROOF_OF_ADDRESS', 'CERTIFICATE_OF_FORMATION', 'EIN_LETTER', 'OTHER'];
 
+/**
+ * A document's upload with the session's token in the Authorization header, reporting the share of the file sent
+ * (0 to 1) as it goes: XMLHttpRequest, because fetch reports no upload progress. A refusal becomes a RestProblem.
+ */
+function uploadWithProgress(
+  path: string,
+  file: File,
+  onProgress: (share: number) => void,
+): Promise<{ type: string; sizeBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const session = readSession();
+    if (!session) return reject(new RestProblem('UNAUTHENTICATED', 'Sign in again.'));
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('authorization', `Bearer ${session.token}`);
+    request.setRequestHeader('content-type', file.type);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    request.onload = () => {
+      let envelope: { data?: { type: string; sizeBytes: number }; error?: { code?: unknown; message?: unknown } } = {};
+      try {
+        envelope = JSON.parse(request.responseText) as typeof envelope;
+      } catch {
+        // not an envelope: the status says it
+      }
+      if (request.status >= 200 && request.status < 300 && envelope.data) return resolve(envelope.data);
+      const problem = envelope.error;
+      reject(
+        new RestProblem(
+          typeof problem?.code === 'string' ? problem.code : `HTTP_${request.status}`,
+          typeof problem?.message === 'string' ? problem.message : request.statusText,
+        ),
+      );
+    };
+    request.onerror = () => reject(new RestProblem('NETWORK_ERROR', 'The upload did not reach the service.'));
+    request.send(file);
+  });
+}
+
 /** A REST call with the session's token in the Authorization header (never in a URL); a refusal becomes a RestProblem. */
 async function restFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const session = readSession();
@@ -333,6 +373,7 @@ function UploadDocument({ customerId }: { customerId: string }) {
   const [file, setFile] = useState<File | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(0);
   const [problem, setProblem] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
@@ -344,13 +385,9 @@ function UploadDocument({ customerId }: { customerId: string }) {
     if (file.size > MAX_BYTES) return setFieldError('Choose a file of at most 10 MiB.');
     setFieldError(null);
     setBusy(true);
-    restFetch(`${documentsPath(environment, customerId)}?type=${encodeURIComponent(type)}`, {
-      method: 'POST',
-      headers: { 'content-type': file.type },
-      body: file,
-    })
-      .then(async (response) => {
-        const answer = ((await response.json()) as { data: { type: string; sizeBytes: number } }).data;
+    setSent(0);
+    uploadWithProgress(`${documentsPath(environment, customerId)}?type=${encodeURIComponent(type)}`, file, setSent)
+      .then(async (answer) => {
         setDone(`Uploaded: ${answer.type}, ${fileSize(answer.sizeBytes)}.`);
         await client.refetchQueries({ include: [CustomerVerification] });
       })
@@ -394,8 +431,11 @@ function UploadDocument({ customerId }: { customerId: string }) {
           </button>
         </div>
         {busy ? (
-          <p role="status" className="loading">
-            Uploading…
+          <p className="loading">
+            <label>
+              Uploading {file?.name}: {Math.round(sent * 100)} %{' '}
+              <progress value={sent} max={1} aria-label="Upload progress" />
+            </label>
           </p>
         ) : null}
         {done ? (
@@ -410,45 +450,58 @@ function UploadDocument({ customerId }: { customerId: string }) {
 }
 
 /**
- * A document's content (`documents:read`, audited at every read), fetched with the token: an image shown in the
- * page as a data: URL (the console's policy allows images from data: but frames from nowhere), a PDF downloaded.
+ * A document's content (`documents:read`, audited at every read), fetched with the token and shown in the page: an
+ * image as a data: URL (the console's policy allows images from data:), a PDF in a frame from a blob: URL typed
+ * application/pdf whatever was stored (the policy allows frames from blob: only), so the browser's PDF viewer shows
+ * it and nothing in it runs as a page of the console. **Download** saves it instead.
  */
 function DocumentContent({ customerId, document }: { customerId: string; document: Document }) {
   const { environment } = useViewer();
   const [image, setImage] = useState<string | null>(null);
+  const [pdf, setPdf] = useState<string | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const path = `${documentsPath(environment, customerId)}/${encodeURIComponent(document.documentId)}/content`;
   const label = `${document.type} of ${instant(document.uploadedAt)}`;
+  const isImage = document.mediaType.startsWith('image/');
+  useEffect(() => (pdf ? () => URL.revokeObjectURL(pdf) : undefined), [pdf]);
   const show = () => {
     setProblem(null);
-    if (!document.mediaType.startsWith('image/')) {
-      downloadFile(path, document.mediaType, `${document.type.toLowerCase()}.pdf`).catch((reason: unknown) =>
-        setProblem(reason),
-      );
-      return;
-    }
     restFetch(path, { headers: { accept: document.mediaType } })
       .then((response) => response.blob())
-      .then(
-        (blob) =>
-          new Promise<string>((resolve, reject) => {
+      .then(async (blob) => {
+        if (!isImage) return setPdf(URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })));
+        setImage(
+          await new Promise<string>((resolve, reject) => {
             const reader = new FileReader();
             reader.onload = () => resolve(String(reader.result));
             reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
             reader.readAsDataURL(blob);
           }),
-      )
-      .then(setImage, (reason: unknown) => setProblem(reason));
+        );
+      })
+      .catch((reason: unknown) => setProblem(reason));
+  };
+  const download = () => {
+    setProblem(null);
+    const extension = isImage ? document.mediaType.slice('image/'.length).replace('jpeg', 'jpg') : 'pdf';
+    downloadFile(path, document.mediaType, `${document.type.toLowerCase()}.${extension}`).catch((reason: unknown) =>
+      setProblem(reason),
+    );
   };
   return (
     <div className="document-content">
-      {image ? (
-        <img src={image} alt={`Content of ${label}`} className="document-image" />
-      ) : (
-        <Button className="react-aria-Button small secondary" onPress={show} aria-label={`Show ${label}`}>
-          {document.mediaType.startsWith('image/') ? 'Show' : 'Download'}
+      {image ? <img src={image} alt={`Content of ${label}`} className="document-image" /> : null}
+      {pdf ? <iframe src={pdf} title={`Content of ${label}`} className="document-pdf" /> : null}
+      <div className="actions">
+        {image || pdf ? null : (
+          <Button className="react-aria-Button small secondary" onPress={show} aria-label={`Show ${label}`}>
+            Show
+          </Button>
+        )}
+        <Button className="react-aria-Button small secondary" onPress={download} aria-label={`Download ${label}`}>
+          Download
         </Button>
-      )}
+      </div>
       <ProblemMessage error={problem} />
     </div>
   );
