@@ -608,6 +608,12 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       'Retries after a failed submission (0–10, back-off from 1 s doubling to 60 s); then PROVIDER_UNAVAILABLE.',
   },
+  VERIFICATION_HTTP_RESULT_TIMEOUT_S: {
+    default: '`86400` (a day)',
+    example: '`3600`',
+    description:
+      'How long an accepted check waits for the vendor’s callback (60 s – 30 days); then NEEDS_REVIEW with PROVIDER_NO_RESULT.',
+  },
   VERIFICATION_REQUIRED: {
     default: 'empty: no environment gated',
     example: '`production`',

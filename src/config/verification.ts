@@ -29,6 +29,7 @@ export const verificationEnv = {
     .optional(),
   VERIFICATION_HTTP_TIMEOUT_MS: integer('VERIFICATION_HTTP_TIMEOUT_MS', 100, 60_000).default(10_000),
   VERIFICATION_HTTP_RETRIES: integer('VERIFICATION_HTTP_RETRIES', 0, 10).default(4),
+  VERIFICATION_HTTP_RESULT_TIMEOUT_S: integer('VERIFICATION_HTTP_RESULT_TIMEOUT_S', 60, 30 * 86_400).default(86_400),
   VERIFICATION_REQUIRED: z.string().transform(commaList).default([]),
 };
 
@@ -85,6 +86,7 @@ export const verificationConfig = (raw: Settings<typeof verificationEnv>, nodeEn
             callbackSecret: raw.VERIFICATION_CALLBACK_SECRET!,
             timeoutMs: raw.VERIFICATION_HTTP_TIMEOUT_MS,
             retries: raw.VERIFICATION_HTTP_RETRIES,
+            resultTimeoutMs: raw.VERIFICATION_HTTP_RESULT_TIMEOUT_S * 1000,
           }
         : undefined,
     /** The gated environments (VERIFICATION_REQUIRED): none by default, so the contract holds unchanged. */

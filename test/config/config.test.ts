@@ -610,7 +610,11 @@ describe('the http verification provider and the gates (docs/adr/0104)', () => {
       callbackSecret: SECRET,
       timeoutMs: 10_000,
       retries: 4,
+      resultTimeoutMs: 86_400_000,
     });
+    expect(problemsOf({ ...http('https://kyc.example'), VERIFICATION_HTTP_RESULT_TIMEOUT_S: '59' })).toEqual([
+      expect.stringContaining('VERIFICATION_HTTP_RESULT_TIMEOUT_S must be between 60 and 2592000'),
+    ]);
     expect(problemsOf({ ...http('https://kyc.example'), VERIFICATION_HTTP_RETRIES: '11' })).toEqual([
       expect.stringContaining('VERIFICATION_HTTP_RETRIES must be between 0 and 10'),
     ]);

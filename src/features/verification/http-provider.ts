@@ -50,6 +50,8 @@ export interface HttpProviderSettings {
   timeoutMs: number;
   /** Retries after the first attempt (VERIFICATION_HTTP_RETRIES): attempts are at most retries + 1. */
   retries: number;
+  /** How long an accepted check waits for the vendor's callback (VERIFICATION_HTTP_RESULT_TIMEOUT_S). */
+  resultTimeoutMs: number;
 }
 
 /** How an attempt is sent (fetch; a test may hand its own). */
@@ -66,6 +68,8 @@ export interface SubmittingProvider {
   retryDelayMs(attempt: number): number;
   /** How long a taken submission is held against other instances: one attempt's time-out and a margin. */
   readonly leaseMs: number;
+  /** How long after the vendor accepted a check its result may take; then the check completes NEEDS_REVIEW. */
+  readonly resultTimeoutMs: number;
   submit(submission: CheckSubmission): Promise<SubmissionResult>;
 }
 
@@ -83,6 +87,7 @@ export function httpProvider(settings: HttpProviderSettings, send: VendorFetch =
     maxAttempts: settings.retries + 1,
     retryDelayMs: (attempt) => Math.min(1000 * 2 ** Math.max(0, attempt - 1), MAX_RETRY_DELAY_MS),
     leaseMs: settings.timeoutMs + 5000,
+    resultTimeoutMs: settings.resultTimeoutMs,
     async submit(submission) {
       let response: Response;
       try {

@@ -201,6 +201,12 @@ export interface VerificationHttpStore {
    * with its customer's fields; null when none is due. Its own short transaction: no call is made while it is open.
    */
   takeSubmission(provider: string, leaseMs: number): Promise<SubmissionTaken | null>;
+  /** Checks the vendor accepted longer ago than `olderThanMs` and has not called back about, oldest first. */
+  overdueResults(
+    provider: string,
+    olderThanMs: number,
+    limit: number,
+  ): Promise<{ checkId: string; environment: string }[]>;
   /** The vendor accepted it: its reference, and no more attempts. */
   recordSubmitted(checkId: string, providerReference: string): Promise<void>;
   /** An attempt failed: the next one after `retryInMs`. */

@@ -2,6 +2,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import type { Caller } from '../../domain/caller.js';
 import {
+  DomainError,
   verificationCallbackSignatureInvalid,
   verificationCheckCompleted,
   verificationCheckNotFound,
@@ -36,6 +37,10 @@ export interface SubmissionLog {
 
 /** The reason code of a check the vendor never accepted, after its last attempt (docs/adr/0104). */
 export const PROVIDER_UNAVAILABLE = 'PROVIDER_UNAVAILABLE';
+/** The reason code of a check the vendor accepted and sent no result for within VERIFICATION_HTTP_RESULT_TIMEOUT_S. */
+export const PROVIDER_NO_RESULT = 'PROVIDER_NO_RESULT';
+/** How many overdue checks one pass concludes (the next pass takes the rest). */
+const OVERDUE_BATCH = 100;
 
 /** Callback ids are kept a week: far past the 5-minute tolerance, so no replay can outlive its id. */
 const CALLBACK_IDS_KEPT_MS = 7 * 86_400_000;
@@ -121,7 +126,39 @@ export class VerificationHttpService {
       });
       done += 1;
     }
+    if (!stopped()) done += await this.concludeOverdue();
     return done;
+  }
+
+  /**
+   * A vendor that accepted a check and never called back would leave it PENDING for ever: after the result time-out
+   * the check completes NEEDS_REVIEW with PROVIDER_NO_RESULT (a person decides, or asks for a new check). A callback
+   * arriving after that is refused as VERIFICATION_CHECK_COMPLETED, as any second result is.
+   */
+  private async concludeOverdue(): Promise<number> {
+    const overdue = await this.stores.verificationHttp.overdueResults(
+      this.provider.name,
+      this.provider.resultTimeoutMs,
+      OVERDUE_BATCH,
+    );
+    let concluded = 0;
+    for (const { checkId, environment } of overdue) {
+      this.log.warn(
+        { checkId, reason: PROVIDER_NO_RESULT },
+        'the verification vendor sent no result for an accepted check in time; it completes NEEDS_REVIEW',
+      );
+      try {
+        await this.apply(environment, null, checkId, null, {
+          outcome: 'NEEDS_REVIEW',
+          reasonCodes: [PROVIDER_NO_RESULT],
+        });
+        concluded += 1;
+      } catch (error) {
+        // Its callback arrived meanwhile: the result stands, nothing to conclude.
+        if (!(error instanceof DomainError && error.code === 'VERIFICATION_CHECK_COMPLETED')) throw error;
+      }
+    }
+    return concluded;
   }
 
   /**

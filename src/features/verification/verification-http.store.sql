@@ -21,6 +21,12 @@ WITH leased AS (
        FROM leased l JOIN customers c ON c.id = l.customer_id AND c.environment = l.environment
        LEFT JOIN business_profiles b ON b.customer_id = c.id AND b.environment = c.environment
 
+-- cas_verification_overdue_results
+SELECT k.id::text AS "checkId", k.environment FROM verification_checks k
+      WHERE k.status = 'PENDING' AND k.provider = $1 AND k.submitted_at IS NOT NULL
+        AND k.submitted_at <= CURRENT_TIMESTAMP - make_interval(secs => $2::double precision / 1000)
+      ORDER BY k.submitted_at LIMIT $3
+
 -- cas_verification_record_submitted
 UPDATE verification_checks k SET submitted_at = CURRENT_TIMESTAMP, reference = $2::varchar
       WHERE k.id = $1::uuid AND k.status = 'PENDING'

@@ -42,6 +42,15 @@ const SQL = {
        FROM leased l JOIN customers c ON c.id = l.customer_id AND c.environment = l.environment
        LEFT JOIN business_profiles b ON b.customer_id = c.id AND b.environment = c.environment`,
   ),
+  // Checks the vendor accepted and never called back about within the time-out, oldest first: few (only checks in
+  // flight are PENDING, and the partial index on PENDING holds only them).
+  overdueResults: statement(
+    'verification_overdue_results',
+    `SELECT k.id::text AS "checkId", k.environment FROM verification_checks k
+      WHERE k.status = 'PENDING' AND k.provider = $1 AND k.submitted_at IS NOT NULL
+        AND k.submitted_at <= CURRENT_TIMESTAMP - make_interval(secs => $2::double precision / 1000)
+      ORDER BY k.submitted_at LIMIT $3`,
+  ),
   recordSubmitted: statement(
     'verification_record_submitted',
     `UPDATE verification_checks k SET submitted_at = CURRENT_TIMESTAMP, reference = $2::varchar
@@ -154,6 +163,14 @@ export class PrismaVerificationHttpStore implements VerificationHttpStore {
             : null,
       };
     });
+  }
+
+  async overdueResults(
+    provider: string,
+    olderThanMs: number,
+    limit: number,
+  ): Promise<{ checkId: string; environment: string }[]> {
+    return queryRows(this.prisma, SQL.overdueResults, [provider, olderThanMs, limit]);
   }
 
   async recordSubmitted(checkId: string, providerReference: string): Promise<void> {

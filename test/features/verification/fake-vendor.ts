@@ -40,6 +40,8 @@ export async function startFakeVendor(secret: string) {
     deliveries,
     /** How many of the next requests to leave unanswered. */
     hang: 0,
+    /** How many of the next requests to accept (202) and never call back about. */
+    silent: 0,
     decide: (body: VendorRequest['body']): VendorOutcome =>
       body.fields?.name?.last === 'Reject'
         ? { outcome: 'REJECTED', reasonCodes: ['IDENTITY_NOT_FOUND', 'WATCHLIST_HIT'] }
@@ -88,6 +90,10 @@ export async function startFakeVendor(secret: string) {
       const reference = `vnd_${sequence}_${randomBytes(4).toString('hex')}`;
       res.writeHead(202, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: reference, status: 'pending' }));
+      if (vendor.silent > 0) {
+        vendor.silent -= 1;
+        return; // accepted, and never heard of again
+      }
       const result = vendor.decide(body);
       const payload = JSON.stringify({
         type: 'verification.completed',

@@ -215,6 +215,52 @@ describe('the http provider', () => {
     expect((await checkRow(checkId)).attempts).toBe(3);
   });
 
+  it('completes a check the vendor accepted and never called back about NEEDS_REVIEW with PROVIDER_NO_RESULT', async () => {
+    const { customerId } = await createCustomer(service, { lastName: 'Doe' });
+    const res = await v.requestCheck(customerId);
+    const checkId = res.json.data.checkId as string;
+    vendor.silent = 1;
+    await service.jobs.verificationChecks.runOnce();
+    expect(await checkRow(checkId)).toMatchObject({ status: 'PENDING', submitted: true });
+    // Within the time-out (a day by default) it waits.
+    await service.jobs.verificationChecks.runOnce();
+    expect((await v.read(customerId)).status).toBe('PENDING');
+
+    // A day and a minute later, as the clock would have it: the next pass concludes it, once.
+    await service.database.pool.query(
+      `UPDATE verification_checks SET submitted_at = now() - interval '1 day 1 minute' WHERE id = $1`,
+      [checkId],
+    );
+    await service.jobs.verificationChecks.runOnce();
+    expect(await checkRow(checkId)).toMatchObject({
+      status: 'COMPLETED',
+      outcome: 'NEEDS_REVIEW',
+      reason_codes: ['PROVIDER_NO_RESULT'],
+    });
+    expect((await v.read(customerId)).status).toBe('NEEDS_REVIEW');
+    const results = (await v.audit(customerId)).filter((row) => row.operation === 'customer.verification.result');
+    expect(results).toHaveLength(1);
+    await service.jobs.verificationChecks.runOnce();
+    expect((await v.audit(customerId)).filter((row) => row.operation === 'customer.verification.result')).toHaveLength(
+      1,
+    );
+
+    // The vendor's late result is refused, as any second result is: the person's review stands.
+    const reference = (await checkRow(checkId)).reference as string;
+    const late = await vendor.send(
+      'sandbox',
+      JSON.stringify({
+        type: 'verification.completed',
+        timestamp: new Date().toISOString(),
+        data: { reference: checkId, providerReference: reference, outcome: 'VERIFIED', reasonCodes: [] },
+      }),
+    );
+    expect(late.status).toBe(409);
+    expect(late.json.error.code).toBe('VERIFICATION_CHECK_COMPLETED');
+    expect((await v.read(customerId)).status).toBe('NEEDS_REVIEW');
+    expect(service.logLines.some((line) => line.includes(checkId) && line.includes('PROVIDER_NO_RESULT'))).toBe(true);
+  });
+
   it('freezes a REJECTED customer’s accounts in a gated environment, by the callback', async () => {
     const { customerId } = await createCustomer(service, { lastName: 'Doe' }, 'production-like');
     expect((await submitAndCallBack(customerId, 'production-like')).delivery.json.data.status).toBe('VERIFIED');
