@@ -49,6 +49,8 @@ const config: CodegenConfig = {
           AuditEventConnection: '../pagination.js#AuditPage',
           Note: '../../features/notes/index.js#Note',
           NoteConnection: '../pagination.js#NotePage',
+          EscheatmentEntry: '../../features/dormancy/index.js#EscheatmentItem',
+          EscheatmentPage: '../../features/dormancy/index.js#EscheatmentItemPage',
           Event: '../../features/events/index.js#DomainEvent',
           EventPage: '../../features/events/index.js#EventPage',
           WebhookEndpoint: '../../features/webhooks/index.js#WebhookEndpoint',

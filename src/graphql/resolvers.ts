@@ -10,6 +10,7 @@ import { historyResolvers } from '../features/history/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
 import { lifecycleResolvers } from '../features/lifecycle/index.js';
+import { dormancyResolvers } from '../features/dormancy/index.js';
 import { webhookResolvers } from '../features/webhooks/index.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { byId } from './loaders.js';
@@ -62,6 +63,7 @@ export const resolverMaps = [
   auditResolvers,
   noteResolvers,
   lifecycleResolvers,
+  dormancyResolvers,
   clockResolvers,
   webhookResolvers,
   subscriptionResolvers,
