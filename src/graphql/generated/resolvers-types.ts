@@ -897,6 +897,7 @@ export type EntityType =
 /** An account due for escheatment, or due within the notice window (docs/dormancy-and-escheatment.md). */
 export type EscheatmentEntry = {
   __typename?: 'EscheatmentEntry';
+  /** The account. */
   accountId: Scalars['ID']['output'];
   /** The posted balance. */
   balance: Scalars['Decimal']['output'];
@@ -917,6 +918,7 @@ export type EscheatmentEntry = {
 /** An owner of an account due for escheatment. */
 export type EscheatmentOwner = {
   __typename?: 'EscheatmentOwner';
+  /** The owner customer. */
   customerId: Scalars['ID']['output'];
   /** A person's first and last name, a business's legal name; null without `customers:read`. */
   name: Maybe<Scalars['String']['output']>;

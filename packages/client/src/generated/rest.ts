@@ -9541,7 +9541,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "accounts": [
+                     *           {
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "currency": "USD",
+                     *             "balance": 74.5,
+                     *             "status": "DORMANT",
+                     *             "state": "NY",
+                     *             "lastActivityAt": "2024-03-01T15:20:00.000Z",
+                     *             "dueDate": "2027-03-01",
+                     *             "owners": [
+                     *               {
+                     *                 "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *                 "name": "Jane Doe"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
