@@ -87,7 +87,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   clock: {},
   endOfDay: {},
   // Writes only (each an interactive transaction on the primary).
-  lifecycle: {}, // The escheatment list is a compliance report: read on the primary, where the end of day writes (docs/adr/0109).
+  lifecycle: {},
+  // The escheatment list is a compliance report: read on the primary, where the end of day writes (docs/adr/0109).
   dormancy: {},
 };
 
