@@ -121,6 +121,13 @@ describe('800 days of a sandbox', () => {
     // Past 730 days: DORMANT.
     await until(760);
     expect(await getAccount(dormant)).toMatchObject({ status: 'DORMANT' });
+    // Its events carry the account as its endpoint answers it, status included.
+    const recent = await service.call('GET', `/sandbox/account/${dormant}/event`);
+    expectSuccess(recent, 'account', 200);
+    const byType = (type: string) =>
+      (recent.json.data.events as { type: string; data: Record<string, unknown> }[]).find((e) => e.type === type);
+    expect(byType('account.dormant')?.data).toMatchObject({ accountId: dormant, status: 'DORMANT' });
+    expect(byType('account.inactive')?.data).toMatchObject({ accountId: dormant, status: 'INACTIVE' });
 
     // A dormant account refuses a client's debits (withdrawal, transfer out), writing nothing.
     const refused = await expectNoChange(service.database.pool, () => post(dormant, 'DEBIT', 10));
