@@ -16,7 +16,11 @@ export const reactivateAccountSchema = z.strictObject({});
 
 /** `GET /{environment}/escheatment`: `asOf` (default: the business date), `state`, and the page (`limit`, `after`). */
 export const escheatmentQuerySchema = z.strictObject({
-  asOf: z.iso.date({ error: 'Must be a date, YYYY-MM-DD.' }).optional(),
+  // From 1970: no account's activity is older, and earlier dates are outside what the zone arithmetic handles.
+  asOf: z.iso
+    .date({ error: 'Must be a date, YYYY-MM-DD.' })
+    .refine((date) => date >= '1970-01-01', 'Must be a date from 1970-01-01 on.')
+    .optional(),
   state: z.enum(ESCHEATMENT_STATES, { error: 'Must be the USPS code of a US state or DC, e.g. NY.' }).optional(),
   limit: limitParameter.optional(),
   after: z
