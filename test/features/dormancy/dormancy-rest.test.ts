@@ -3,6 +3,7 @@ import { businessDateOf } from '../../../src/features/clock/index.js';
 import { createCustomer, expectFailure, expectSuccess } from '../../rest/helpers.js';
 import { expectNoChange } from '../../support/database.js';
 import { buildAccountInput } from '../../support/factories.js';
+import { buildBusinessInput } from '../businesses/support.js';
 import { ledgerViolations } from '../../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
@@ -243,6 +244,28 @@ describe('800 days of a sandbox', () => {
     );
     expectSuccess(next, 'customer', 200);
     expect(next.json.data.accounts[0].accountId).not.toBe(il.json.data.accounts[0].accountId);
+
+    // A business owner's state is its address's, its name its legal name (never its tax id).
+    const business = buildBusinessInput({
+      addresses: [{ type: 'OFFICE', street: '1 Main St', city: 'Austin', state: 'TX', zip: '73301' }],
+    });
+    const created = await service.call('POST', '/sandbox/customer', { body: business });
+    expectSuccess(created, 'customer', 201);
+    const opened = await service.call('POST', '/sandbox/account', {
+      body: buildAccountInput([created.json.data.customerId]),
+    });
+    expectSuccess(opened, 'account', 201);
+    const tx = await service.call('GET', `/sandbox/escheatment?state=TX&asOf=${asOf}`);
+    expectSuccess(tx, 'customer', 200);
+    expect(tx.json.data.accounts).toEqual([
+      expect.objectContaining({
+        accountId: opened.json.data.accountId,
+        state: 'TX',
+        status: 'ACTIVE',
+        owners: [{ customerId: created.json.data.customerId, name: business.legalName }],
+      }),
+    ]);
+    expect(tx.text).not.toContain(business.taxId);
 
     // Refused, with a code: a state not of the table, not a date, a date before 1970, a page too big.
     for (const query of ['state=XX', 'state=ny', 'asOf=tomorrow', 'asOf=2026-02-30', 'asOf=0001-01-01', 'limit=101'])
