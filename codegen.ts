@@ -51,6 +51,8 @@ const config: CodegenConfig = {
           NoteConnection: '../pagination.js#NotePage',
           TimelineConnection: '../../features/timeline/index.js#TimelinePage',
           TimelineEntry: '../../features/timeline/index.js#TimelineEntry',
+          EscheatmentEntry: '../../features/dormancy/index.js#EscheatmentItem',
+          EscheatmentPage: '../../features/dormancy/index.js#EscheatmentItemPage',
           Event: '../../features/events/index.js#DomainEvent',
           EventPage: '../../features/events/index.js#EventPage',
           WebhookEndpoint: '../../features/webhooks/index.js#WebhookEndpoint',

@@ -270,6 +270,24 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "How many days after its closing (by its environment's clock) `POST /{environment}/account/{accountId}/reopen` may reopen an account (1–3,650); later it answers ACCOUNT_REOPEN_WINDOW_PASSED ([account lifecycle](../account-lifecycle.md)).",
   },
+  INACTIVE_AFTER_DAYS: {
+    default: '`365`',
+    example: '`180`',
+    description:
+      "Days without customer-initiated activity (by its environment's clock) after which the end of day marks an open account `INACTIVE` (1–3,650; [dormancy](../dormancy-and-escheatment.md)). Interest, fees and the bank's own postings do not count.",
+  },
+  DORMANT_AFTER_DAYS: {
+    default: '`730`',
+    example: '`1095`',
+    description:
+      'Days without customer-initiated activity after which the end of day marks an open account `DORMANT` (2–7,300; more than `INACTIVE_AFTER_DAYS`, checked at startup): it then refuses debits (ACCOUNT_DORMANT) until reactivated or credited by its customer.',
+  },
+  ESCHEATMENT_NOTICE_DAYS: {
+    default: '`120`',
+    example: '`90`',
+    description:
+      "The due-diligence window (0–730): `GET /{environment}/escheatment` lists the accounts whose state's dormancy period ends within this many days of `asOf`, and the end of day emits `account.escheatment_due` once per account when the window starts.",
+  },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: '`5000`',
     example: '`1000`',

@@ -6,6 +6,7 @@ import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProb
 import { graphqlConfig, graphqlEnv } from './graphql.js';
 import { jobsConfig, jobsEnv } from './jobs.js';
 import { lifecycleConfig, lifecycleEnv } from './lifecycle.js';
+import { dormancyConfig, dormancyEnv, dormancyProblems } from './dormancy.js';
 import { verificationConfig, verificationEnv, verificationProblems } from './verification.js';
 import { ledgerExportProblems, limitsConfig, limitsEnv } from './limits.js';
 import { loggingConfig, loggingEnv } from './logging.js';
@@ -55,6 +56,7 @@ const envSchema = z.object({
   ...verificationEnv,
   ...clockEnv,
   ...lifecycleEnv,
+  ...dormancyEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -78,7 +80,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof statementsConfig> &
   ReturnType<typeof verificationConfig> &
   ReturnType<typeof clockConfig> &
-  ReturnType<typeof lifecycleConfig>;
+  ReturnType<typeof lifecycleConfig> &
+  ReturnType<typeof dormancyConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -190,6 +193,7 @@ export function loadConfig(
   if (parsed.success) ledgerExportProblems(parsed.data, problems);
   if (parsed.success) httpProblems(parsed.data, problems);
   if (parsed.success) statementPdfProblems(parsed.data, problems);
+  if (parsed.success) dormancyProblems(parsed.data, problems);
   if (parsed.success && !options.databaseOnly)
     verificationProblems(parsed.data, parsed.data.NODE_ENV, parsed.data.ENVIRONMENTS, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
@@ -215,5 +219,6 @@ export function loadConfig(
     ...verificationConfig(raw, raw.NODE_ENV),
     ...clockConfig(raw, accessConfig(raw).environments),
     ...lifecycleConfig(raw),
+    ...dormancyConfig(raw),
   };
 }

@@ -39,6 +39,12 @@ export const AUDIT_OPERATIONS = [
   'account.close',
   'account.reopen',
   'customer.archive',
+  // Dormancy (docs/adr/0109): the end of day marks an account INACTIVE or DORMANT and notices its escheatment (principal
+  // system:end-of-day); a reactivation makes it active again.
+  'account.mark_inactive',
+  'account.mark_dormant',
+  'account.escheatment_notice',
+  'account.reactivate',
   'transaction.create',
   'transaction.post',
   'transaction.void',

@@ -98,6 +98,9 @@ export const ErrorCodes = [
   'ACCOUNT_REOPEN_WINDOW_PASSED',
   'CUSTOMER_ARCHIVED',
   'CUSTOMER_HAS_OPEN_ACCOUNTS',
+  // Dormancy (docs/adr/0109-dormancy-and-escheatment.md).
+  'ACCOUNT_DORMANT',
+  'ACCOUNT_NOT_DORMANT',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -430,6 +433,22 @@ export const accountClosed = () =>
     'ACCOUNT_CLOSED',
     'conflict',
     'The account is closed: nothing posts on it and it cannot be closed again; reopen it first (within the reopen window).',
+  );
+
+/** A client's debit (withdrawal, transfer out, hold, reversal's debit side) of a DORMANT account. Nothing was written. */
+export const accountDormant = () =>
+  new DomainError(
+    'ACCOUNT_DORMANT',
+    'conflict',
+    'The account is dormant: it refuses debits until it is reactivated (POST …/reactivate) or credited by its customer; nothing was written.',
+  );
+
+/** Reactivating an account that is neither INACTIVE nor DORMANT (or is closed). */
+export const accountNotDormant = () =>
+  new DomainError(
+    'ACCOUNT_NOT_DORMANT',
+    'conflict',
+    'The account is neither inactive nor dormant: there is nothing to reactivate; nothing was changed.',
   );
 
 export const accountHasPendingHolds = () =>

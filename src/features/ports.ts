@@ -10,6 +10,7 @@ import type { IdempotencyStore } from './idempotency/index.js';
 import type { LedgerStore } from './ledger/index.js';
 import type { LinkReadModel } from './links/index.js';
 import type { LifecycleStore } from './lifecycle/index.js';
+import type { DormancyStore } from './dormancy/index.js';
 import type { NoteStore } from './notes/index.js';
 import type { TimelineStore } from './timeline/index.js';
 import type { WebhookStore } from './webhooks/index.js';
@@ -51,6 +52,8 @@ export interface Stores {
   timeline: TimelineStore;
   /** Accounts close and reopen, customers archive (docs/adr/0106). */
   lifecycle: LifecycleStore;
+  /** Dormancy and escheatment (docs/adr/0109). */
+  dormancy: DormancyStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

@@ -21,6 +21,13 @@ import { LinkService } from './links/index.js';
 import { NoteService } from './notes/index.js';
 import { TimelineService } from './timeline/index.js';
 import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
+import {
+  DEFAULT_DORMANCY_SETTINGS,
+  DormancyService,
+  type DormancySettings,
+  dormancyStep,
+  escheatmentNoticeStep,
+} from './dormancy/index.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
 import { type SecretSealer, WebhookService, type WebhookServiceOptions } from './webhooks/index.js';
 
@@ -40,6 +47,8 @@ export interface DomainServices {
   timeline: TimelineService;
   /** Accounts close and reopen, customers archive (docs/adr/0106). */
   lifecycle: LifecycleService;
+  /** Dormancy, reactivation and escheatment (docs/adr/0109). */
+  dormancy: DormancyService;
   ledger: LedgerService;
   history: HistoryService;
   events: EventService;
@@ -89,6 +98,8 @@ export function createDomainServices(deps: {
   clock?: ClockOptions;
   /** How many days after its closing an account may be reopened (ACCOUNT_REOPEN_WINDOW_DAYS; 30 by default). */
   reopenWindowDays?: number;
+  /** INACTIVE_AFTER_DAYS, DORMANT_AFTER_DAYS, ESCHEATMENT_NOTICE_DAYS (365, 730, 120 by default). */
+  dormancy?: DormancySettings;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -121,12 +132,19 @@ export function createDomainServices(deps: {
       (environment, caller) => verification.freezeIn(environment, caller),
       http.log,
     );
-  // The end of day's steps, in order (docs/adr/0102): products and dormancy add theirs here.
+  const dormancy = new DormancyService(
+    deps.stores,
+    time,
+    deps.dormancy ?? DEFAULT_DORMANCY_SETTINGS,
+    (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
+  );
+  // The end of day's steps, in order (docs/adr/0102): products add theirs here. Dormancy runs after the day's other
+  // steps, then the escheatment notices (which read the activity the dormancy step left).
   const endOfDay = new EndOfDayService(
     deps.stores,
     time,
     { timeZones: clockOptions.timeZones, leaseMs: clockOptions.endOfDayLeaseMs },
-    [holdExpiryStep(ledger), flagExpiryStep(accounts)],
+    [holdExpiryStep(ledger), flagExpiryStep(accounts), dormancyStep(dormancy), escheatmentNoticeStep(dormancy)],
     clockOptions.onEndOfDayFailure,
   );
   const customers = new CustomerService(deps.stores, deps.protector, creation);
@@ -151,6 +169,7 @@ export function createDomainServices(deps: {
       { reopenWindowDays: deps.reopenWindowDays ?? DEFAULT_REOPEN_WINDOW_DAYS },
       (environment, read) => customers.withProfiles(environment, read),
     ),
+    dormancy,
     history: new HistoryService(deps.stores, time, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),

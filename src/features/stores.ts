@@ -16,6 +16,7 @@ import { PrismaEventStore } from './events/index.js';
 import { PrismaLedgerStore } from './ledger/index.js';
 import { PrismaLinkReadModel } from './links/index.js';
 import { PrismaLifecycleStore } from './lifecycle/index.js';
+import { PrismaDormancyStore } from './dormancy/index.js';
 import { PrismaNoteStore } from './notes/index.js';
 import { PrismaTimelineStore } from './timeline/index.js';
 import type { PrismaClient } from '../db/connection/prisma-client.js';
@@ -48,6 +49,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     ledger: withTranslatedErrors(ledger),
     // A closing disbursement is the ledger's own posting statement, in the lifecycle store's transaction.
     lifecycle: withTranslatedErrors(new PrismaLifecycleStore(prisma, ledger)),
+    dormancy: withTranslatedErrors(new PrismaDormancyStore(prisma)),
     history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),

@@ -11,6 +11,7 @@ import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
 import { timelineResolvers } from '../features/timeline/index.js';
 import { lifecycleResolvers } from '../features/lifecycle/index.js';
+import { dormancyResolvers } from '../features/dormancy/index.js';
 import { webhookResolvers } from '../features/webhooks/index.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { byId } from './loaders.js';
@@ -64,6 +65,7 @@ export const resolverMaps = [
   noteResolvers,
   timelineResolvers,
   lifecycleResolvers,
+  dormancyResolvers,
   clockResolvers,
   webhookResolvers,
   subscriptionResolvers,

@@ -979,6 +979,22 @@ function successExample(route: RestRoute): object {
           },
         ],
       };
+    case 'EscheatmentPage':
+      return {
+        accounts: [
+          {
+            accountId: EXAMPLE_IDS.accountId,
+            currency: 'USD',
+            balance: 74.5,
+            status: 'DORMANT',
+            state: 'NY',
+            lastActivityAt: '2024-03-01T15:20:00.000Z',
+            dueDate: '2027-03-01',
+            owners: [{ customerId: EXAMPLE_IDS.customerId, name: 'Jane Doe' }],
+          },
+        ],
+        nextAfter: null,
+      };
     default:
       return {};
   }

@@ -41,6 +41,7 @@ import {
 } from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
 import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
+import { escheatmentQuery, presentEscheatmentPage } from '../features/dormancy/index.js';
 import {
   listNotesQuery,
   presentAccountNote,
@@ -191,6 +192,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     webhooks,
     notes,
     lifecycle,
+    dormancy,
     clock,
     endOfDay,
   } = deps.services;
@@ -392,6 +394,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       ok(accountAnswer(caller, await lifecycle.closeAccount(caller, params.accountId!, body))),
     reopenAccount: async ({ caller, params, body }) =>
       ok(accountAnswer(caller, await lifecycle.reopenAccount(caller, params.accountId!, body))),
+    reactivateAccount: async ({ caller, params, body }) =>
+      ok(accountAnswer(caller, await dormancy.reactivate(caller, params.accountId!, body))),
+    listEscheatment: async ({ caller, query }) =>
+      ok(presentEscheatmentPage(await dormancy.escheatment(caller, escheatmentQuery(caller, query)))),
     archiveCustomer: async ({ caller, params, body }) =>
       ok(customerAnswer(caller, await lifecycle.archiveCustomer(caller, params.customerId!, body))),
     setOverdraftLimit: async ({ caller, params, body, ifMatch }) => {

@@ -8,6 +8,7 @@ import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
 import { NOTES_ROUTES } from '../features/notes/index.js';
 import { LIFECYCLE_ROUTES } from '../features/lifecycle/index.js';
+import { DORMANCY_ROUTES } from '../features/dormancy/index.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
 import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
@@ -45,6 +46,7 @@ export const REST_ROUTES = [
   ...AUDIT_ROUTES,
   ...NOTES_ROUTES,
   ...LIFECYCLE_ROUTES,
+  ...DORMANCY_ROUTES,
   ...CLOCK_ROUTES,
 ] as const satisfies readonly RestRoute[];
 

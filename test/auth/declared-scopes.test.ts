@@ -81,6 +81,15 @@ const fixtures = {
     return { businessId, ownerId };
   },
   /** A customer whose verification awaits a person's decision (NEEDS_REVIEW, set as the sandbox's `Review` would). */
+  /** An account the end of day found DORMANT (set as its `dormancy` step would). */
+  async dormantAccount(): Promise<string> {
+    const accountId = await fixtures.account();
+    await service.database.pool.query(
+      `UPDATE accounts SET activity_status = 'DORMANT', activity_status_at = now() WHERE id = $1`,
+      [accountId],
+    );
+    return accountId;
+  },
   async inReview(): Promise<string> {
     const customerId = await fixtures.customer();
     await service.database.pool.query(
@@ -299,6 +308,8 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     return { params: { accountId } };
   },
   archiveCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { reason: 'DUPLICATE' } }),
+  reactivateAccount: async () => ({ params: { accountId: await fixtures.dormantAccount() } }),
+  listEscheatment: async () => ({ query: { state: 'NY', limit: '5' } }),
   getClock: async () => ({}),
   // A day each time (refused calls change nothing): nothing in this file turns on the sandbox's time.
   advanceClock: async () => ({ body: { days: 1 } }),
@@ -547,6 +558,10 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($id: ID!) { archiveCustomer(customerId: $id, reason: DUPLICATE) { customerId } }',
     variables: { id: await fixtures.customer() },
   }),
+  'Mutation.reactivateAccount': async () => ({
+    document: `mutation($id: ID!) { reactivateAccount(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.dormantAccount() },
+  }),
   'Mutation.setOverdraftLimit': async () => ({
     document: `mutation($id: ID!) { setOverdraftLimit(accountId: $id, overdraftLimit: "250") ${ACCOUNT_ID_ONLY} }`,
     variables: { id: await fixtures.account() },
@@ -612,6 +627,9 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
   }),
   'Query.clock': async () => ({ document: '{ clock { now businessDate } }' }),
   'Query.endOfDay': async () => ({ document: '{ endOfDay(from: "2026-12-01", to: "2026-12-31") { businessDate } }' }),
+  'Query.escheatment': async () => ({
+    document: '{ escheatment(state: "NY", first: 5) { accounts { accountId } pageInfo { hasNextPage } } }',
+  }),
   'Mutation.advanceClock': async () => ({ document: 'mutation { advanceClock(days: 1) { to businessDaysRun } }' }),
   'Subscription.accountUpdated': async () => ({
     document: `subscription($id: ID!) { accountUpdated(accountId: $id) ${ACCOUNT_ID_ONLY} }`,

@@ -58,6 +58,10 @@ export type AccountRole =
 export type AccountStatus =
   /** Closed: every posting is refused (ACCOUNT_CLOSED); reopenable within ACCOUNT_REOPEN_WINDOW_DAYS. */
   | 'CLOSED'
+  /** Open, without customer-initiated activity for DORMANT_AFTER_DAYS: refuses a client's debits (ACCOUNT_DORMANT) until `reactivateAccount` or a customer's credit. */
+  | 'DORMANT'
+  /** Open, without customer-initiated activity for INACTIVE_AFTER_DAYS (the end of day set it); any customer activity makes it OPEN again. */
+  | 'INACTIVE'
   | 'OPEN';
 
 /** A beneficial owner to record (`addBeneficialOwner`). */

@@ -90,6 +90,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   endOfDay: {},
   // Writes only (each an interactive transaction on the primary).
   lifecycle: {},
+  // The escheatment list is a compliance report: read on the primary, where the end of day writes (docs/adr/0109).
+  dormancy: {},
 };
 
 /**
@@ -109,6 +111,8 @@ const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof 
   // The environment's time (a read of environment_clocks, on the primary); the end of day's record and listing.
   clock: ['now'],
   endOfDay: ['list', 'progress'],
+  // The escheatment list: a read on the primary, no write of its own.
+  dormancy: ['escheatment'],
   // The cost's link bounds must be the primary's, where the links' trigger raises them: a replica's could be lower.
   links: ['findBounds'],
   history: ['statement', 'exportEntries'],

@@ -86,7 +86,8 @@ export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount):
   ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
   ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
-  ${CUSTOMER_ROLES_OF_ACCOUNT}::text AS "customerRoles", ${isoInstant('a.closed_at')} AS "closedAt", a.close_reason AS "closeReason"`;
+  ${CUSTOMER_ROLES_OF_ACCOUNT}::text AS "customerRoles", ${isoInstant('a.closed_at')} AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", ${isoInstant('a.activity_status_at')} AS "activityStatusAt", ${isoInstant('a.last_activity_at')} AS "lastActivityAt"`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /**
  * NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. A union's columns are named by its first
@@ -96,7 +97,8 @@ export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
   'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", ' +
-  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles", NULL::text AS "closedAt", NULL::varchar AS "closeReason"';
+  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles", NULL::text AS "closedAt", NULL::varchar AS "closeReason", ' +
+  'NULL::varchar AS "activityStatus", NULL::text AS "activityStatusAt", NULL::text AS "lastActivityAt"';
 
 /** An account's row of a union with customers (NO_ACCOUNT_FIELDS): its externalId and metadata under their own names. */
 export const walkAccountRow = (
@@ -152,6 +154,10 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   /** NULL while open; absent from events written before migration 20261212010000. */
   closedAt?: string | null;
   closeReason?: string | null;
+  /** NULL while active, INACTIVE or DORMANT (docs/adr/0109); absent from events written before migration 20261213010000. */
+  activityStatus?: string | null;
+  activityStatusAt?: string | null;
+  lastActivityAt?: string | null;
 };
 
 /**
@@ -250,5 +256,12 @@ export const toAccount = (row: AccountRow): Account => ({
       status: 'CLOSED' as const,
       closedAt: row.closedAt,
       closeReason: row.closeReason as AccountCloseReason,
+    }),
+  // Only while open and not active (docs/adr/0109): an ordinary account keeps exactly the contract's fields.
+  ...((row.closedAt === null || row.closedAt === undefined) &&
+    (row.activityStatus === 'INACTIVE' || row.activityStatus === 'DORMANT') && {
+      status: row.activityStatus,
+      statusSince: row.activityStatusAt!,
+      lastActivityAt: row.lastActivityAt!,
     }),
 });

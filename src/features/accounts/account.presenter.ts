@@ -55,10 +55,22 @@ export const accountDataSchema = z
       ),
     ...clientFieldSchemas,
     status: z
-      .literal('CLOSED')
+      .enum(['CLOSED', 'INACTIVE', 'DORMANT'])
       .optional()
       .describe(
-        'Not in the contract. Only on a closed account (`POST …/close`): nothing posts on it; absent while open.',
+        'Not in the contract. CLOSED on a closed account (`POST …/close`): nothing posts on it. INACTIVE or DORMANT on an open account without customer-initiated activity for INACTIVE_AFTER_DAYS / DORMANT_AFTER_DAYS (docs/dormancy-and-escheatment.md): a DORMANT account refuses debits (ACCOUNT_DORMANT). Absent while plainly open.',
+      ),
+    statusSince: z
+      .string()
+      .optional()
+      .describe(
+        "Not in the contract. Since when the account is INACTIVE or DORMANT (RFC 3339, UTC, by the environment's clock); only then.",
+      ),
+    lastActivityAt: z
+      .string()
+      .optional()
+      .describe(
+        "Not in the contract. The account's last customer-initiated activity (RFC 3339, UTC, by the environment's clock); only when INACTIVE or DORMANT.",
       ),
     closedAt: z
       .string()
@@ -148,6 +160,12 @@ export const presentAccount = (account: Account): AccountData => ({
     status: 'CLOSED' as const,
     closedAt: account.closedAt!,
     closeReason: account.closeReason!,
+  }),
+  // Only while open and not active (docs/adr/0109).
+  ...((account.status === 'INACTIVE' || account.status === 'DORMANT') && {
+    status: account.status,
+    statusSince: account.statusSince!,
+    lastActivityAt: account.lastActivityAt!,
   }),
 });
 

@@ -111,8 +111,15 @@ export interface Account {
   externalId?: string;
   /** The client's key-value pairs; absent when there are none. */
   metadata?: Metadata;
-  /** Only on a closed account (docs/adr/0106): absent while open, so an open account has exactly the contract's fields. */
-  status?: 'CLOSED';
+  /**
+   * Only on a closed account (docs/adr/0106), or an open one the end of day found INACTIVE or DORMANT (docs/adr/0109):
+   * absent while plainly open, so an ordinary account has exactly the contract's fields.
+   */
+  status?: 'CLOSED' | 'INACTIVE' | 'DORMANT';
+  /** ISO 8601, UTC, by the environment's clock: since when it is INACTIVE or DORMANT; only then. */
+  statusSince?: string;
+  /** ISO 8601, UTC, by the environment's clock: its last customer-initiated activity; only when INACTIVE or DORMANT. */
+  lastActivityAt?: string;
   /** ISO 8601, UTC, by the environment's clock; only on a closed account. */
   closedAt?: string;
   closeReason?: AccountCloseReason;

@@ -22,7 +22,7 @@ const TAX_ID_UNIQUE_INDEX = 'business_profiles_environment_tax_id_blind_index_ke
 const METADATA_KEYS_CHECK = 'customers_metadata_keys';
 
 /** A business's profile as it reads (never its tax id): alias `b`. */
-const PROFILE_COLUMNS = `b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
+export const PROFILE_COLUMNS = `b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
   b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
   b.formation_country AS "formationCountry", b.industry, b.website`;
 

@@ -4,7 +4,7 @@
  */
 export { BusinessService } from './business.service.js';
 export type { BusinessStore } from './ports.js';
-export { PrismaBusinessStore } from './business.store.js';
+export { PROFILE_COLUMNS as BUSINESS_PROFILE_COLUMNS, PrismaBusinessStore } from './business.store.js';
 export { createBusinessSchema, ENTITY_TYPES } from './business.schemas.js';
 export { TAX_ID_RULE } from './tax-id.js';
 export { PrismaSealedBusinessStore } from './sealed-business.store.js';

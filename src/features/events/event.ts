@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'customer.beneficial_owner_removed',
   // A customer's verification status moved (docs/adr/0101): ids and statuses only.
   'customer.verification_updated',
+  // A customer archived (docs/adr/0106, 0109): the customer, `status: "ARCHIVED"`.
+  'customer.archived',
   'account.created',
   'account.updated',
   'account.deleted',
@@ -26,6 +28,12 @@ export const EVENT_TYPES = [
   // An account closed or reopened (docs/adr/0106): the account as it is after the change.
   'account.closed',
   'account.reopened',
+  // Dormancy (docs/adr/0109): the end of day marked it INACTIVE / DORMANT, it was reactivated (by a call or its
+  // customer's own posting), its escheatment's due-diligence window started. The account as it is after the change.
+  'account.inactive',
+  'account.dormant',
+  'account.reactivated',
+  'account.escheatment_due',
   'transaction.pending',
   'transaction.posted',
   'transaction.voided',

@@ -4,6 +4,7 @@ import { auditEventFor, type AuditOperation } from '../../domain/audit-event.js'
 import { authorize } from '../../domain/authorization.js';
 import {
   accountClosed,
+  accountDormant,
   accountFrozen,
   accountNotFound,
   amountExceedsHold,
@@ -152,6 +153,8 @@ export class LedgerService {
       limits: limitCheckFor(caller, !(valid.hold ?? false)),
       externalId: valid.externalId ?? null,
       metadata: valid.metadata ?? null,
+      // A client's posting: the customer's activity, refused as a debit of a DORMANT account (docs/adr/0109).
+      customerInitiated: true,
     };
     const request = { accountId: id, ...valid, amount };
     const { value, replayed } = await this.write(
@@ -204,6 +207,8 @@ export class LedgerService {
       limits: limitCheckFor(caller),
       externalId: valid.externalId ?? null,
       metadata: valid.metadata ?? null,
+      // A client's posting: the customer's activity, refused as a debit of a DORMANT account (docs/adr/0109).
+      customerInitiated: true,
     };
     const request = { ...valid, fromAccountId, toAccountId, amount };
     const { value, replayed } = await this.write(
@@ -551,6 +556,8 @@ export function refusalError(
       return accountFrozen();
     case 'ACCOUNT_CLOSED':
       return accountClosed();
+    case 'ACCOUNT_DORMANT':
+      return accountDormant();
     case 'DEBITS_BLOCKED':
       return debitsBlocked();
     case 'CREDITS_BLOCKED':

@@ -7,7 +7,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -24,6 +24,7 @@ WITH legs AS (
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND $14::boolean THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -43,10 +44,31 @@ WITH legs AS (
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1
-       FROM legs l, go
+         entry_count = a.entry_count + 1,
+         last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
+         activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
+         activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
-       RETURNING a.id, a.amount
+       RETURNING a.id, a.amount,
+         -- An INACTIVE or DORMANT account its customer used again: active again, as its account.reactivated event shows it.
+         CASE WHEN k.activity_status IS NOT NULL AND ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN (SELECT to_jsonb(w) FROM (SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',') AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "postedAt", to_char(e.voided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "voidedAt",
+  to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt") w) END AS woken
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
@@ -80,10 +102,13 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $14::uuid, $15::varchar, $16::varchar, $17::varchar, $18::varchar, $19::uuid, $20::varchar, $21::varchar, $22::text[]
+     SELECT $15::uuid, $16::varchar, $17::varchar, $18::varchar, $19::varchar, $20::uuid, $21::varchar, $22::varchar, $23::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
-     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x)
+     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
+     -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
+     woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+       SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
    SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
@@ -94,7 +119,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -111,6 +136,7 @@ WITH legs AS (
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND $14::boolean THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -123,10 +149,10 @@ WITH legs AS (
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $30::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $31::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $23::varchar, $24::varchar, $25::varchar, $26::varchar, $27::bytea, $28::timestamptz, $29::jsonb
+       SELECT $24::varchar, $25::varchar, $26::varchar, $27::varchar, $28::bytea, $29::timestamptz, $30::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -140,10 +166,31 @@ WITH legs AS (
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1
-       FROM legs l, go
+         entry_count = a.entry_count + 1,
+         last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
+         activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
+         activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
-       RETURNING a.id, a.amount
+       RETURNING a.id, a.amount,
+         -- An INACTIVE or DORMANT account its customer used again: active again, as its account.reactivated event shows it.
+         CASE WHEN k.activity_status IS NOT NULL AND ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN (SELECT to_jsonb(w) FROM (SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',') AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "postedAt", to_char(e.voided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "voidedAt",
+  to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt") w) END AS woken
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
@@ -177,10 +224,13 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $14::uuid, $15::varchar, $16::varchar, $17::varchar, $18::varchar, $19::uuid, $20::varchar, $21::varchar, $22::text[]
+     SELECT $15::uuid, $16::varchar, $17::varchar, $18::varchar, $19::varchar, $20::uuid, $21::varchar, $22::varchar, $23::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
-     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x)
+     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
+     -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
+     woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+       SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
    SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
@@ -207,7 +257,7 @@ WITH target AS MATERIALIZED (
               EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id IN (SELECT o.id FROM original o)) AS reversed
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -224,6 +274,7 @@ WITH target AS MATERIALIZED (
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND true THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -246,7 +297,7 @@ WITH target AS MATERIALIZED (
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
          entry_count = a.entry_count + 1
-       FROM legs l, go
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
        RETURNING a.id, a.amount
      ),
@@ -312,7 +363,7 @@ WITH target AS MATERIALIZED (
               EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_entry_id IN (SELECT o.id FROM original o)) AS reversed
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -329,6 +380,7 @@ WITH target AS MATERIALIZED (
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND true THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -361,7 +413,7 @@ WITH target AS MATERIALIZED (
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
          entry_count = a.entry_count + 1
-       FROM legs l, go
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
        RETURNING a.id, a.amount
      ),
@@ -411,7 +463,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -428,6 +480,7 @@ WITH legs AS (
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND $14::boolean THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -436,13 +489,13 @@ WITH legs AS (
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $14::varchar AND q.day = $15::date AND q.currency = (SELECT p.currency FROM posting p) AND ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $16::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $16::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $17::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $17::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
@@ -454,10 +507,31 @@ WITH legs AS (
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1
-       FROM legs l, go
+         entry_count = a.entry_count + 1,
+         last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
+         activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
+         activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
-       RETURNING a.id, a.amount
+       RETURNING a.id, a.amount,
+         -- An INACTIVE or DORMANT account its customer used again: active again, as its account.reactivated event shows it.
+         CASE WHEN k.activity_status IS NOT NULL AND ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN (SELECT to_jsonb(w) FROM (SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',') AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "postedAt", to_char(e.voided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "voidedAt",
+  to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt") w) END AS woken
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
@@ -491,13 +565,16 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $14::varchar AND q.day = $15::date AND q.currency = (SELECT p.currency FROM posting p) AND ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $18::uuid, $19::varchar, $20::varchar, $21::varchar, $22::varchar, $23::uuid, $24::varchar, $25::varchar, $26::text[]
+     SELECT $19::uuid, $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::uuid, $25::varchar, $26::varchar, $27::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
-     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x)
+     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
+     -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
+     woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+       SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
    SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
@@ -508,7 +585,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -525,6 +602,7 @@ WITH legs AS (
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND $14::boolean THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -533,21 +611,21 @@ WITH legs AS (
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $14::varchar AND q.day = $15::date AND q.currency = (SELECT p.currency FROM posting p) AND ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $16::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $16::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $17::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $17::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $34::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $35::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $27::varchar, $28::varchar, $29::varchar, $30::varchar, $31::bytea, $32::timestamptz, $33::jsonb
+       SELECT $28::varchar, $29::varchar, $30::varchar, $31::varchar, $32::bytea, $33::timestamptz, $34::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -561,10 +639,31 @@ WITH legs AS (
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1
-       FROM legs l, go
+         entry_count = a.entry_count + 1,
+         last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
+         activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
+         activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
-       RETURNING a.id, a.amount
+       RETURNING a.id, a.amount,
+         -- An INACTIVE or DORMANT account its customer used again: active again, as its account.reactivated event shows it.
+         CASE WHEN k.activity_status IS NOT NULL AND ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN (SELECT to_jsonb(w) FROM (SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',') AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "postedAt", to_char(e.voided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "voidedAt",
+  to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt") w) END AS woken
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
@@ -598,13 +697,16 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $14::varchar AND q.day = $15::date AND q.currency = (SELECT p.currency FROM posting p) AND ($17::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $18::uuid, $19::varchar, $20::varchar, $21::varchar, $22::varchar, $23::uuid, $24::varchar, $25::varchar, $26::text[]
+     SELECT $19::uuid, $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::uuid, $25::varchar, $26::varchar, $27::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
-     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x)
+     SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
+     -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
+     woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+       SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
    SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 

@@ -13,7 +13,7 @@ import type {
   TransactionFilter,
 } from './ports.js';
 import type { PageRequest } from '../../domain/pagination.js';
-import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../../db/sql/columns.js';
+import { ACCOUNT_COLUMNS, TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../../db/sql/columns.js';
 import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from '../../db/sql/errors.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { jsonParameter, queryRows, type SqlClient, statement } from '../../db/sql/sql.js';
@@ -64,6 +64,13 @@ interface LegsSource {
   ctes: string;
   /** A refusal decided before any account rule (an expression: a code or NULL), even when there are no legs. */
   precondition: string;
+  /** Whether a client asked for the posting (a boolean expression): a DORMANT account refuses its debits (ACCOUNT_DORMANT). */
+  byClient: string;
+  /**
+   * Whether leg `l` is its account's customer-initiated activity (a boolean expression over `l`, docs/adr/0109): it
+   * sets the account's last_activity_at and makes an INACTIVE or DORMANT account active again.
+   */
+  activity: string;
 }
 
 /**
@@ -110,7 +117,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
       : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
   return `WITH ${legs.ctes},
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
@@ -127,6 +134,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
          WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
          WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
+         WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND ${legs.byClient} THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
@@ -146,10 +154,23 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1
-       FROM legs l, go
+         entry_count = a.entry_count + 1${
+           legs.activity === 'false'
+             ? ''
+             : `,
+         last_activity_at = CASE WHEN ${legs.activity} THEN env_now($1::varchar) ELSE a.last_activity_at END,
+         activity_status = CASE WHEN ${legs.activity} THEN NULL ELSE a.activity_status END,
+         activity_status_at = CASE WHEN ${legs.activity} THEN NULL ELSE a.activity_status_at END`
+         }
+       FROM legs l JOIN locked k ON k.id = l.account_id, go
        WHERE a.id = l.account_id AND a.environment = $1::varchar
-       RETURNING a.id, a.amount
+       RETURNING a.id, a.amount${
+         legs.activity === 'false'
+           ? ''
+           : `,
+         -- An INACTIVE or DORMANT account its customer used again: active again, as its account.reactivated event shows it.
+         CASE WHEN k.activity_status IS NOT NULL AND ${legs.activity} THEN (SELECT to_jsonb(w) FROM (SELECT ${ACCOUNT_COLUMNS}) w) END AS woken`
+       }
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
@@ -178,7 +199,14 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      ),
      ${limits ? `${limits.counted},` : ''}
      audit AS (${auditInsert(auditAt, 'go')}),
-     event AS (${TRANSACTION_EVENTS})
+     event AS (${TRANSACTION_EVENTS})${
+       legs.activity === 'false'
+         ? ''
+         : `,
+     -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
+     woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+       SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)`
+     }
    SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
 }
@@ -186,7 +214,10 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
 /**
  * Legs from the request: $7 entry ids, $8 account ids (NULL: settlement), $9 types, $10 amount, $11 the
  * currency the accounts must hold (NULL: the first account's, as locked: no read before the write), $12 the
- * client's externalId, $13 its metadata (both NULL when not given).
+ * client's externalId, $13 its metadata (both NULL when not given), $14 whether a client asked for it through the
+ * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement). A client's
+ * transaction is its account's activity; of a client's transfer ($3 set), only the debited side is (an incoming
+ * transfer is not the receiving customer's act: docs/adr/0109).
  */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
@@ -195,6 +226,8 @@ const REQUESTED_LEGS: LegsSource = {
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      )`,
   precondition: 'NULL::text',
+  byClient: '$14::boolean',
+  activity: "($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT'))",
 };
 
 /**
@@ -225,6 +258,9 @@ const REVERSING_LEGS: LegsSource = {
      )`,
   precondition: `(SELECT CASE WHEN r.missing THEN 'TRANSACTION_NOT_FOUND' WHEN r.not_posted THEN 'TRANSACTION_NOT_POSTED'
          WHEN r.is_reversal THEN 'REVERSAL_NOT_REVERSIBLE' WHEN r.reversed THEN 'TRANSACTION_ALREADY_REVERSED' END FROM reversal_state r)`,
+  // A client's correction: refused on a DORMANT account's debit side, and not the customer's activity.
+  byClient: 'true',
+  activity: 'false',
 };
 
 /**
@@ -308,12 +344,12 @@ function settleSql(withKey: boolean, limited: boolean): string {
 }
 
 const SQL = {
-  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 14, false)),
-  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 14, true)),
+  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 15, false)),
+  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 15, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 18, false, 14)),
-  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 18, true, 14)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 19, false, 15)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 19, true, 15)),
   settle: statement('ledger_settle_hold', settleSql(false, false)),
   settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
   settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
@@ -403,6 +439,7 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.currency,
       posting.externalId,
       posting.metadata === null ? null : jsonParameter(posting.metadata),
+      posting.customerInitiated ?? false,
     ];
     try {
       if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values, db);

@@ -32,6 +32,12 @@ export interface NewPosting {
   /** The client's reference, on the customer-account legs; unique per environment among transactions (no transferId) or transfers. */
   externalId: string | null;
   metadata: Readonly<Record<string, string>> | null;
+  /**
+   * true: a client asked for it through the transaction or transfer API, so it is the customer's activity (docs/adr/0109)
+   * and a DORMANT account refuses its debit (ACCOUNT_DORMANT). Absent or false: the bank's own posting (interest, fees,
+   * a closing disbursement), which neither counts as activity nor is refused on a dormant account.
+   */
+  customerInitiated?: boolean;
 }
 
 /** What the transaction list matches (src/features/ledger/ledger.schemas.ts), amounts as exact decimal text. */
@@ -66,6 +72,8 @@ export type LedgerRefusal =
   | 'ACCOUNT_FROZEN'
   /** An account of the posting is closed (docs/adr/0106). */
   | 'ACCOUNT_CLOSED'
+  /** A client's debit of a DORMANT account (docs/adr/0109). */
+  | 'ACCOUNT_DORMANT'
   | 'DEBITS_BLOCKED'
   | 'CREDITS_BLOCKED'
   | 'INSUFFICIENT_FUNDS'

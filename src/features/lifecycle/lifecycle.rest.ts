@@ -137,7 +137,7 @@ export const LIFECYCLE_ROUTES = [
     description:
       `Not in the contract. \`reason\`: one of ${CUSTOMER_ARCHIVE_REASONS.join(', ')}. Only once every account linked to the customer is closed. ` +
       'An archived customer opens no account and is linked to none (CUSTOMER_ARCHIVED), is left out of `GET /{environment}/customer` unless `status=ARCHIVED` is asked for, and answers `status: "ARCHIVED"`, `archivedAt` (the environment\'s clock), `archiveReason`. ' +
-      `It stays readable by id, its SSN stays enrolled. Audited (\`customer.archive\`); no event. Answers the full customer to a token that also holds \`customers:read\`; to one without it, only \`{customerId}\`. ${REPEAT_NOTE}`,
+      `It stays readable by id, its SSN stays enrolled. Audited (\`customer.archive\`), event \`customer.archived\`. Answers the full customer to a token that also holds \`customers:read\`; to one without it, only \`{customerId}\`. ${REPEAT_NOTE}`,
     scope: 'customers:write',
     naturallyIdempotent: true,
     requestBody: {

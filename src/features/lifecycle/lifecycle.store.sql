@@ -24,7 +24,8 @@ WITH changed AS (
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $5::uuid, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::uuid, $11::varchar, $12::varchar, $13::text[]
      FROM changed),
@@ -61,7 +62,8 @@ WITH changed AS (
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
-                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason"
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $3::uuid, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::uuid, $9::varchar, $10::varchar, $11::text[]
      FROM changed),
@@ -91,5 +93,10 @@ WITH changed AS (
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $5::uuid, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::uuid, $11::varchar, $12::varchar, $13::text[]
-     FROM changed)
+     FROM changed),
+     event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+     SELECT $2::varchar, 'customer.archived', 'customer', x.id, to_jsonb(x) || coalesce((SELECT jsonb_build_object('customerType', 'BUSINESS', 'business', to_jsonb(p) - 'id')
+         FROM (SELECT b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
+  b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
+  b.formation_country AS "formationCountry", b.industry, b.website FROM business_profiles b WHERE b.customer_id = x.id AND b.environment = $2::varchar) p), '{}'::jsonb), $13::text[] FROM changed x)
      SELECT * FROM changed

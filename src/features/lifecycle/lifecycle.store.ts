@@ -1,5 +1,6 @@
 import type { NewAuditEvent } from '../../domain/audit-event.js';
 import type { CustomerArchiveReason } from '../customers/index.js';
+import { BUSINESS_PROFILE_COLUMNS } from '../businesses/index.js';
 import type { LedgerRefusal, NewPosting, PrismaLedgerStore } from '../ledger/index.js';
 import type { AccountClose, AccountClosing, AccountReopen, CustomerArchive, LifecycleStore } from './ports.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
@@ -83,14 +84,23 @@ const SQL = {
        WHERE ac.customer_id = $1::uuid AND ac.environment = $2::varchar ORDER BY a.id FOR SHARE OF a
      ) l`,
   ),
-  // $3 the environment's time, $4 the reason; audit from $5. No event (docs/adr/0106).
+  // $3 the environment's time, $4 the reason; audit from $5. Event customer.archived (docs/adr/0109): the customer as
+  // its customer events carry it, a business with its profile (never its tax id).
   archive: statement(
     'lifecycle_archive_customer',
     `WITH changed AS (
        UPDATE customers c SET archived_at = $3::timestamptz, archive_reason = $4::varchar, updated_at = CURRENT_TIMESTAMP
        WHERE c.id = $1::uuid AND c.environment = $2::varchar AND c.archived_at IS NULL
        RETURNING ${CUSTOMER_COLUMNS}
-     ), audit AS (${auditInsert(5, 'changed')})
+     ), audit AS (${auditInsert(5, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', {
+       type: "'customer.archived'",
+       resourceType: 'customer',
+       resourceId: 'x.id',
+       payload: `to_jsonb(x) || coalesce((SELECT jsonb_build_object('customerType', 'BUSINESS', 'business', to_jsonb(p) - 'id')
+         FROM (SELECT ${BUSINESS_PROFILE_COLUMNS} FROM business_profiles b WHERE b.customer_id = x.id AND b.environment = $2::varchar) p), '{}'::jsonb)`,
+       changedFields: auditChangedFields(5),
+     })})
      SELECT * FROM changed`,
   ),
 };

@@ -69,6 +69,10 @@ export const AUDITED_OPERATIONS_OF = {
     'account.customer.remove',
     'account.customer.role.set',
     'account.overdraft_limit.set',
+    'account.mark_inactive',
+    'account.mark_dormant',
+    'account.escheatment_notice',
+    'account.reactivate',
   ],
   VERIFICATION: [
     'customer.verification.check',

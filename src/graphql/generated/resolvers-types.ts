@@ -10,6 +10,7 @@ import type { Statement as StatementModel, StatementEntry as StatementEntryModel
 import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
 import type { Note as NoteModel } from '../../features/notes/index.js';
 import type { TimelinePage as TimelinePageModel, TimelineEntry as TimelineEntryModel } from '../../features/timeline/index.js';
+import type { EscheatmentItem as EscheatmentItemModel, EscheatmentItemPage as EscheatmentItemPageModel } from '../../features/dormancy/index.js';
 import type { DomainEvent as DomainEventModel, EventPage as EventPageModel } from '../../features/events/index.js';
 import type { WebhookEndpoint as WebhookEndpointModel, EndpointWithSecret as EndpointWithSecretModel, WebhookAttempt as WebhookAttemptModel } from '../../features/webhooks/index.js';
 import type { GraphqlContext } from '../context.js';
@@ -123,7 +124,11 @@ export type Account = Node & {
    * (STATEMENT_TOO_LARGE beyond; REST answers up to 10000, and as CSV or PDF).
    */
   statement: Statement;
-  /** OPEN, or CLOSED once closed (`closeAccount`): a closed account refuses every posting (ACCOUNT_CLOSED) and keeps its history. */
+  /**
+   * OPEN; CLOSED once closed (`closeAccount`): a closed account refuses every posting (ACCOUNT_CLOSED) and keeps its
+   * history; INACTIVE or DORMANT once an open account went without customer-initiated activity for INACTIVE_AFTER_DAYS /
+   * DORMANT_AFTER_DAYS (docs/dormancy-and-escheatment.md).
+   */
   status: AccountStatus;
   /**
    * The account's transactions, newest first, a page at a time. The newest 10 come with the account itself, so
@@ -328,6 +333,10 @@ export type AccountRole =
 export type AccountStatus =
   /** Closed: every posting is refused (ACCOUNT_CLOSED); reopenable within ACCOUNT_REOPEN_WINDOW_DAYS. */
   | 'CLOSED'
+  /** Open, without customer-initiated activity for DORMANT_AFTER_DAYS: refuses a client's debits (ACCOUNT_DORMANT) until `reactivateAccount` or a customer's credit. */
+  | 'DORMANT'
+  /** Open, without customer-initiated activity for INACTIVE_AFTER_DAYS (the end of day set it); any customer activity makes it OPEN again. */
+  | 'INACTIVE'
   | 'OPEN';
 
 /** A beneficial owner to record (`addBeneficialOwner`). */
@@ -907,6 +916,45 @@ export type EntityType =
   | 'SOLE_PROPRIETORSHIP'
   | 'TRUST';
 
+/** An account due for escheatment, or due within the notice window (docs/dormancy-and-escheatment.md). */
+export type EscheatmentEntry = {
+  __typename?: 'EscheatmentEntry';
+  /** The account. */
+  accountId: Scalars['ID']['output'];
+  /** The posted balance. */
+  balance: Scalars['Decimal']['output'];
+  /** ISO 4217. */
+  currency: Scalars['String']['output'];
+  /** The day its state's dormancy period ends, YYYY-MM-DD in the environment's zone. */
+  dueDate: Scalars['String']['output'];
+  /** Its last customer-initiated activity (RFC 3339, UTC, by the environment's clock). */
+  lastActivityAt: Scalars['String']['output'];
+  /** Its OWNER customers, in its order: ids and names only. */
+  owners: Array<EscheatmentOwner>;
+  /** The USPS code of its primary owner's address. */
+  state: Scalars['String']['output'];
+  /** OPEN (no dormancy status yet), INACTIVE or DORMANT. */
+  status: AccountStatus;
+};
+
+/** An owner of an account due for escheatment. */
+export type EscheatmentOwner = {
+  __typename?: 'EscheatmentOwner';
+  /** The owner customer. */
+  customerId: Scalars['ID']['output'];
+  /** A person's first and last name, a business's legal name; null without `customers:read`. */
+  name: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of the accounts due for escheatment. */
+export type EscheatmentPage = {
+  __typename?: 'EscheatmentPage';
+  /** By accountId. */
+  accounts: Array<EscheatmentEntry>;
+  /** Where this page ends and whether another follows. */
+  pageInfo: PageInfo;
+};
+
 /**
  * One committed change, from the outbox. The record it carries is as it was right after the write (never an
  * SSN or document locator number); fields reached from it (`Customer.accounts`, …) are read as they are now.
@@ -1025,7 +1073,7 @@ export type Mutation = {
   /**
    * Archives a customer whose accounts are all closed and returns it, `status: ARCHIVED` (docs/account-lifecycle.md):
    * it then opens no account and is left out of `customers` unless `filter: {status: ARCHIVED}`. Audited
-   * `customer.archive`; no event. Fails, writing nothing, with CUSTOMER_NOT_FOUND, CUSTOMER_HAS_OPEN_ACCOUNTS or
+   * `customer.archive`, event `customer.archived`. Fails, writing nothing, with CUSTOMER_NOT_FOUND, CUSTOMER_HAS_OPEN_ACCOUNTS or
    * CUSTOMER_ARCHIVED (already archived).
    */
   archiveCustomer: Customer;
@@ -1135,9 +1183,17 @@ export type Mutation = {
    * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
    * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
    * (another transaction of the environment has the `externalId`); nothing is posted then. In an environment that
-   * requires verified customers, also VERIFICATION_REQUIRED (a customer of the account is not VERIFIED).
+   * requires verified customers, also VERIFICATION_REQUIRED (a customer of the account is not VERIFIED). A DEBIT of a
+   * DORMANT account: ACCOUNT_DORMANT. A posting is its account's customer activity: an INACTIVE or DORMANT account
+   * is OPEN again (docs/dormancy-and-escheatment.md).
    */
   postTransaction: Transaction;
+  /**
+   * Makes an INACTIVE or DORMANT account active again (docs/dormancy-and-escheatment.md) and returns it, `status: OPEN`:
+   * its last activity becomes now, by the environment's clock. Audited `account.reactivate`, event `account.reactivated`.
+   * Fails, changing nothing, with ACCOUNT_NOT_FOUND or ACCOUNT_NOT_DORMANT (plainly open, or closed).
+   */
+  reactivateAccount: Account;
   /**
    * Sends the event to the endpoint again (or for the first time: an event of before its creation, of a
    * disabled period or of a type it does not take), as soon as a dispatcher is free, with the same
@@ -1226,7 +1282,8 @@ export type Mutation = {
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
    * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
-   * the environment has the `externalId`); nothing moves then. In an environment that requires verified customers,
+   * the environment has the `externalId`), ACCOUNT_DORMANT (the sending account is DORMANT); nothing moves then. The
+   * sending side is its account's customer activity, the receiving side is not. In an environment that requires verified customers,
    * also VERIFICATION_REQUIRED (a customer of either account is not VERIFIED).
    */
   transfer: Transfer;
@@ -1540,6 +1597,19 @@ export type MutationPostTransactionArgs = {
   accountId: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: PostTransactionInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationReactivateAccountArgs = {
+  accountId: Scalars['ID']['input'];
 };
 
 
@@ -1913,6 +1983,13 @@ export type Query = {
    * `accounts:read`.
    */
   endOfDay: Array<EndOfDayRun>;
+  /**
+   * The open accounts whose state's dormancy period for demand deposits (by the primary owner's address; counted from
+   * the last customer-initiated activity) has passed by the end of `asOf`, or will within ESCHEATMENT_NOTICE_DAYS after
+   * it (docs/dormancy-and-escheatment.md), by account id. Owners' names need `customers:read` too (null otherwise). The
+   * same as `GET /{environment}/escheatment`. VALIDATION_FAILED for a malformed `asOf`, an unknown `state` or `after`.
+   */
+  escheatment: EscheatmentPage;
   /** One event of this environment, or null when none has this id (or it was pruned). Needs `events:read`. */
   event: Maybe<Event>;
   /**
@@ -2021,6 +2098,18 @@ export type QueryCustomersArgs = {
 export type QueryEndOfDayArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryEscheatmentArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  asOf?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  state?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2870,6 +2959,9 @@ export type ResolversTypes = {
   EndOfDayStatus: EndOfDayStatus;
   EndOfDayStepRun: ResolverTypeWrapper<EndOfDayStepRun>;
   EntityType: EntityType;
+  EscheatmentEntry: ResolverTypeWrapper<EscheatmentItemModel>;
+  EscheatmentOwner: ResolverTypeWrapper<EscheatmentOwner>;
+  EscheatmentPage: ResolverTypeWrapper<EscheatmentItemPageModel>;
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -2964,6 +3056,9 @@ export type ResolversParentTypes = {
   Decimal: Scalars['Decimal']['output'];
   EndOfDayRun: EndOfDayRun;
   EndOfDayStepRun: EndOfDayStepRun;
+  EscheatmentEntry: EscheatmentItemModel;
+  EscheatmentOwner: EscheatmentOwner;
+  EscheatmentPage: EscheatmentItemPageModel;
   Event: DomainEventModel;
   EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
@@ -3230,6 +3325,27 @@ export type EndOfDayStepRunResolvers<ContextType = GraphqlContext, ParentType ex
   step?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type EscheatmentEntryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EscheatmentEntry'] = ResolversParentTypes['EscheatmentEntry']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  balance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dueDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastActivityAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  owners?: Resolver<Array<ResolversTypes['EscheatmentOwner']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AccountStatus'], ParentType, ContextType>;
+};
+
+export type EscheatmentOwnerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EscheatmentOwner'] = ResolversParentTypes['EscheatmentOwner']> = {
+  customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type EscheatmentPageResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EscheatmentPage'] = ResolversParentTypes['EscheatmentPage']> = {
+  accounts?: Resolver<Array<ResolversTypes['EscheatmentEntry']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
 export type EventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
   accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -3283,6 +3399,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'endpointId'>>;
   postHold?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostHoldArgs, 'accountId' | 'transactionId'>>;
   postTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostTransactionArgs, 'accountId' | 'input'>>;
+  reactivateAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationReactivateAccountArgs, 'accountId'>>;
   redeliverWebhook?: Resolver<ResolversTypes['WebhookRedelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'endpointId' | 'eventId'>>;
   removeAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationRemoveAccountCustomerArgs, 'accountId' | 'customerId'>>;
   removeBeneficialOwner?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationRemoveBeneficialOwnerArgs, 'businessCustomerId' | 'ownerCustomerId'>>;
@@ -3349,6 +3466,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'customerId'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   endOfDay?: Resolver<Array<ResolversTypes['EndOfDayRun']>, ParentType, ContextType, Partial<QueryEndOfDayArgs>>;
+  escheatment?: Resolver<ResolversTypes['EscheatmentPage'], ParentType, ContextType, RequireFields<QueryEscheatmentArgs, 'first'>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
@@ -3583,6 +3701,9 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Decimal?: GraphQLScalarType;
   EndOfDayRun?: EndOfDayRunResolvers<ContextType>;
   EndOfDayStepRun?: EndOfDayStepRunResolvers<ContextType>;
+  EscheatmentEntry?: EscheatmentEntryResolvers<ContextType>;
+  EscheatmentOwner?: EscheatmentOwnerResolvers<ContextType>;
+  EscheatmentPage?: EscheatmentPageResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
   Metadata?: GraphQLScalarType;

@@ -3,6 +3,7 @@ import { environmentNotFound, unauthenticated } from '../../auth/errors.js';
 import type { AccessScope } from '../../domain/caller.js';
 import {
   accountClosed,
+  accountDormant,
   accountFrozen,
   accountNotFound,
   creditsBlocked,
@@ -227,6 +228,11 @@ export const limitValidationFailure = (schema: z.ZodType): DocumentedFailure =>
 export const postingRefusals = [
   failure('ACCOUNT_FROZEN', 'The account has the FROZEN flag.', accountFrozen()),
   failure('ACCOUNT_CLOSED', 'The account is closed (docs/account-lifecycle.md).', accountClosed()),
+  failure(
+    'ACCOUNT_DORMANT',
+    "A client's debit of a DORMANT account (docs/dormancy-and-escheatment.md): reactivate it first.",
+    accountDormant(),
+  ),
   failure('DEBITS_BLOCKED', 'A debit on an account with the DEBITS_BLOCKED flag.', debitsBlocked()),
   failure('CREDITS_BLOCKED', 'A credit on an account with the CREDITS_BLOCKED flag.', creditsBlocked()),
   failure(

@@ -68,7 +68,12 @@ describe('POST /{environment}/clock/advance', () => {
     );
     expect(closed.filter((day) => day.businessDate >= before.businessDate)).toHaveLength(3);
     expect(closed.every((day) => day.status === 'COMPLETED')).toBe(true);
-    expect(closed[0]!.steps.map((step) => step.step)).toEqual(['hold-expiry', 'flag-expiry']);
+    expect(closed[0]!.steps.map((step) => step.step)).toEqual([
+      'hold-expiry',
+      'flag-expiry',
+      'dormancy',
+      'escheatment-notice',
+    ]);
   });
 
   it('moves the clock to an instant', async () => {

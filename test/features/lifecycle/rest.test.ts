@@ -284,6 +284,13 @@ describe('POST /{environment}/customer/{customerId}/archive', () => {
         customerId,
       ]),
     ).toBe(1);
+    // One customer.archived event through the outbox (docs/adr/0109), the customer as archived.
+    const events = await service.database.pool.query<{ payload: Record<string, unknown> }>(
+      "SELECT payload FROM events WHERE type = 'customer.archived' AND resource_id = $1",
+      [customerId],
+    );
+    expect(events.rows).toHaveLength(1);
+    expect(events.rows[0]!.payload).toMatchObject({ id: customerId, archiveReason: 'DUPLICATE' });
 
     // An archived customer opens no account, is linked to none, is not archived twice; its account stays closed.
     await expectRefused(

@@ -798,7 +798,7 @@ export interface paths {
         };
         /**
          * Read the events
-         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, account.closed, account.reopened, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, customer.archived, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, account.closed, account.reopened, account.inactive, account.dormant, account.reactivated, account.escheatment_due, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
          *
@@ -1208,7 +1208,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a customer
-         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DECEASED, DUPLICATE, OTHER. Only once every account linked to the customer is closed. An archived customer opens no account and is linked to none (CUSTOMER_ARCHIVED), is left out of `GET /{environment}/customer` unless `status=ARCHIVED` is asked for, and answers `status: "ARCHIVED"`, `archivedAt` (the environment's clock), `archiveReason`. It stays readable by id, its SSN stays enrolled. Audited (`customer.archive`); no event. Answers the full customer to a token that also holds `customers:read`; to one without it, only `{customerId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
+         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DECEASED, DUPLICATE, OTHER. Only once every account linked to the customer is closed. An archived customer opens no account and is linked to none (CUSTOMER_ARCHIVED), is left out of `GET /{environment}/customer` unless `status=ARCHIVED` is asked for, and answers `status: "ARCHIVED"`, `archivedAt` (the environment's clock), `archiveReason`. It stays readable by id, its SSN stays enrolled. Audited (`customer.archive`), event `customer.archived`. Answers the full customer to a token that also holds `customers:read`; to one without it, only `{customerId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
          *
          *     Requires the scope `customers:write`.
          *
@@ -1216,6 +1216,55 @@ export interface paths {
          *     - `reason` is missing or not one of the reasons.
          */
         post: operations["archiveCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{accountId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate an inactive or dormant account
+         * @description Not in the contract. Makes an INACTIVE or DORMANT open account active again (the end of day sets those after INACTIVE_AFTER_DAYS / DORMANT_AFTER_DAYS without customer-initiated activity): its last activity becomes now (the environment's clock), so its dormancy and escheatment periods start again, and it answers without `status`. A customer's own credit (a deposit) reactivates it too. The body is optional and takes no field. Audited (`account.reactivate`), event `account.reactivated`. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (ACCOUNT_NOT_DORMANT), so it takes no Idempotency-Key.
+         *
+         *     Requires the scope `accounts:controls`.
+         */
+        post: operations["reactivateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/escheatment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts due for escheatment
+         * @description Not in the contract. The open accounts whose state's dormancy period for demand deposits (years, by the state of the primary owner's address: src/features/dormancy/escheatment-periods.ts, to be reviewed by compliance) has passed, counted from their last customer-initiated activity, by the end of `asOf` (YYYY-MM-DD, default: the business date), or will within ESCHEATMENT_NOTICE_DAYS (120 by default) after it. Only `state` (a USPS code) when given. Each with its balance, status, state, last activity, due date and owners (ids; names with `customers:read`). By accountId, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). Accounts whose owner has no address of the table are not listed. Uses the customer endpoints' envelope (`log_ref_id`), as its path is not under `account`.
+         *
+         *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
+         *     - `asOf` is not a date, `state` not the code of a US state or DC, or `after` not an accountId.
+         *     - `after` is not an accountId.
+         */
+        get: operations["listEscheatment"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1345,7 +1394,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document";
             /**
@@ -1797,10 +1846,14 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description Not in the contract. Only on a closed account (`POST …/close`): nothing posts on it; absent while open.
-             * @constant
+             * @description Not in the contract. CLOSED on a closed account (`POST …/close`): nothing posts on it. INACTIVE or DORMANT on an open account without customer-initiated activity for INACTIVE_AFTER_DAYS / DORMANT_AFTER_DAYS (docs/dormancy-and-escheatment.md): a DORMANT account refuses debits (ACCOUNT_DORMANT). Absent while plainly open.
+             * @enum {string}
              */
-            status?: "CLOSED";
+            status?: "CLOSED" | "INACTIVE" | "DORMANT";
+            /** @description Not in the contract. Since when the account is INACTIVE or DORMANT (RFC 3339, UTC, by the environment's clock); only then. */
+            statusSince?: string;
+            /** @description Not in the contract. The account's last customer-initiated activity (RFC 3339, UTC, by the environment's clock); only when INACTIVE or DORMANT. */
+            lastActivityAt?: string;
             /** @description Not in the contract. When it was closed (RFC 3339, UTC, by the environment's clock); only when closed. */
             closedAt?: string;
             /**
@@ -2105,7 +2158,7 @@ export interface components {
              * @description What happened.
              * @enum {string}
              */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided";
             /** @description Gapless and increasing per environment: the order to apply events in. */
             sequence: number;
             /**
@@ -2219,7 +2272,7 @@ export interface components {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The new endpoint and its signing secret, shown this once. */
         CreatedWebhookEndpoint: {
@@ -2230,7 +2283,7 @@ export interface components {
             endpointId: string;
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
             secret: string;
             enabled: boolean;
@@ -2245,7 +2298,7 @@ export interface components {
             /** @description Where the events are POSTed. */
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
             enabled: boolean;
             /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
@@ -2261,7 +2314,7 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The endpoint's latest delivery attempts. */
         WebhookAttemptPage: {
@@ -2405,6 +2458,54 @@ export interface components {
         ArchiveCustomerRequest: {
             /** @enum {string} */
             reason: "CUSTOMER_REQUEST" | "BANK_DECISION" | "FRAUD" | "DECEASED" | "DUPLICATE" | "OTHER";
+        };
+        ReactivateAccountRequest: Record<string, never>;
+        /** @description A page of the accounts due for escheatment. */
+        EscheatmentPage: {
+            /** @description By accountId. */
+            accounts: {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountId: string;
+                /** @description ISO 4217. */
+                currency: string;
+                /** @description The posted balance, as an account's `amount`. */
+                balance: number;
+                /**
+                 * @description ACTIVE (no dormancy status yet), INACTIVE or DORMANT (INACTIVE_AFTER_DAYS / DORMANT_AFTER_DAYS).
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "INACTIVE" | "DORMANT";
+                /**
+                 * @description The USPS code of its primary owner's (first OWNER's first) address.
+                 * @enum {string}
+                 */
+                state: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY";
+                /**
+                 * Format: date-time
+                 * @description Its last customer-initiated activity (RFC 3339, UTC, by the environment's clock).
+                 */
+                lastActivityAt: string;
+                /**
+                 * Format: date
+                 * @description The day its state's dormancy period ends (last activity plus the period), in the environment's zone.
+                 */
+                dueDate: string;
+                /** @description Its OWNER customers, in its order: ids and names only (never an SSN or a tax id). */
+                owners: {
+                    /**
+                     * Format: uuid
+                     * @description A UUID assigned by the service, lower case.
+                     */
+                    customerId: string;
+                    /** @description A person's first and last name, a business's legal name; only with `customers:read`. */
+                    name?: string;
+                }[];
+            }[];
+            /** @description Pass as `after` for the next page; null on the last page. */
+            nextAfter: string | null;
         };
         /** @description An environment's clock. */
         Clock: {
@@ -2944,6 +3045,15 @@ export interface components {
             logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the customer endpoints. */
+        EscheatmentPageResponse: {
+            data: components["schemas"]["EscheatmentPage"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
         ClockResponse: {
             data: components["schemas"]["Clock"];
             /** @constant */
@@ -3172,6 +3282,7 @@ export interface components {
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
          *     - `ACCOUNT_CLOSED`: The account is closed (docs/account-lifecycle.md).
+         *     - `ACCOUNT_DORMANT`: A client's debit of a DORMANT account (docs/dormancy-and-escheatment.md): reactivate it first.
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
@@ -3188,7 +3299,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -3237,6 +3348,7 @@ export interface components {
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
          *     - `ACCOUNT_CLOSED`: The account is closed (docs/account-lifecycle.md).
+         *     - `ACCOUNT_DORMANT`: A client's debit of a DORMANT account (docs/dormancy-and-escheatment.md): reactivate it first.
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
@@ -3253,7 +3365,23 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /** @description - `ACCOUNT_NOT_DORMANT`: The account is neither INACTIVE nor DORMANT, or it is closed. */
+        AccountConflict_reactivateAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_NOT_DORMANT";
                     };
                 };
             };
@@ -3304,6 +3432,7 @@ export interface components {
          *     - `REVERSAL_NOT_REVERSIBLE`: The transaction is itself a reversal.
          *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
          *     - `ACCOUNT_CLOSED`: The account is closed (docs/account-lifecycle.md).
+         *     - `ACCOUNT_DORMANT`: A client's debit of a DORMANT account (docs/dormancy-and-escheatment.md): reactivate it first.
          *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
@@ -3319,7 +3448,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -8828,7 +8957,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -9411,6 +9540,145 @@ export interface operations {
             409: components["responses"]["CustomerConflict_archiveCustomer"];
             413: components["responses"]["CustomerPayloadTooLarge"];
             415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    reactivateAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["ReactivateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, active again. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_reactivateAccount"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    listEscheatment: {
+        parameters: {
+            query?: {
+                /** @description asOf Example: `2026-12-31`. */
+                asOf?: string;
+                /** @description state Example: `NY`. */
+                state?: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "DC" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY";
+                /** @description limit Example: `20`. */
+                limit?: string;
+                /** @description The `nextAfter` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts due. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accounts": [
+                     *           {
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "currency": "USD",
+                     *             "balance": 74.5,
+                     *             "status": "DORMANT",
+                     *             "state": "NY",
+                     *             "lastActivityAt": "2024-03-01T15:20:00.000Z",
+                     *             "dueDate": "2027-03-01",
+                     *             "owners": [
+                     *               {
+                     *                 "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *                 "name": "Jane Doe"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EscheatmentPageResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
