@@ -391,8 +391,9 @@ export function renderErrors(raisers = findRaisers()): string {
     const files =
       [...(raised?.files ?? [])]
         .sort()
-        // Under src/ all of them: the column names them from there, which keeps the page under its size limit.
-        .map((file) => `\`${file.replace(/^src\//, '')}\``)
+        // Under src/ all of them, most under src/features/: the column names them from there (a feature's folder
+        // first), which keeps the page under its size limit.
+        .map((file) => `\`${file.replace(/^src\/(features\/)?/, '')}\``)
         .join(', ') || '–';
     const shown = (examples.get(code) ?? []).map(
       ({ status: answered, anchor }) => `[${answered}](${path.basename(REST_ERRORS_PAGE)}#${anchor})`,
@@ -408,7 +409,7 @@ export function renderErrors(raisers = findRaisers()): string {
     'Every error code either surface answers. REST puts it in the envelope (`success: false`, `data: null`,',
     '`error: {code, message, details?}`), GraphQL in `extensions.code`. The status comes from the one HTTP failure',
     "vocabulary (`src/http/errors.ts`) by the error's kind; in GraphQL, errors of a resolver answer 200 with the same",
-    'code (partial results) and errors before execution answer the status below. "Raised in" lists the files (under `src/`) that',
+    'code (partial results) and errors before execution answer the status below. "Raised in" lists the files (under `src/features/`, or `src/` for the rest) that',
     'construct the error or call its factory. Messages never repeat submitted values. How clients should react:',
     '[REST errors](rest-errors.md) (with one real request per error, linked from each row), [GraphQL](../graphql.md#errors).',
     '',

@@ -72,7 +72,7 @@ export const ERROR_TEXTS: Record<string, string> = {
     'Opening an account for (or linking to one) an archived customer, archiving it again, or reopening an account one of whose customers is archived; nothing changes.',
   CUSTOMER_HAS_OPEN_ACCOUNTS: 'Archiving a customer linked to an account that is not closed; nothing changes.',
   ACCOUNT_DORMANT:
-    "A client's debit (withdrawal, hold, transfer out, a reversal's debit side) of a DORMANT account ([dormancy](../dormancy-and-escheatment.md)); nothing is written. Reactivate it (`POST …/reactivate`) or credit it by a customer's deposit first.",
+    "A client's debit of a DORMANT account ([dormancy](../dormancy-and-escheatment.md)); nothing is written. Reactivate it (`POST …/reactivate`) or have the customer deposit first.",
   ACCOUNT_NOT_DORMANT: 'Reactivating an account that is neither INACTIVE nor DORMANT, or is closed; nothing changes.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
