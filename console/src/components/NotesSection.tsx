@@ -138,24 +138,32 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
     setAdded(false);
     setText(value);
   };
+  // A ref, not `result.loading`: a second press can arrive before React renders the disabled button.
+  const sending = useRef(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (result.loading) return;
+    if (sending.current) return;
+    sending.current = true;
     key.current ??= newIdempotencyKey();
-    const variables = { text: text.trim(), idempotencyKey: key.current };
+    const sentKey = key.current;
+    const variables = { text: text.trim(), idempotencyKey: sentKey };
     const adding =
       record.kind === 'customer'
         ? addCustomerNote({ variables: { ...variables, customerId: record.customerId } })
         : addAccountNote({ variables: { ...variables, accountId: record.accountId } });
     adding
       .then((answer) => {
-        if (!answer.data) return;
+        // An answer for a text the agent has since edited must not clear what they typed.
+        if (!answer.data || key.current !== sentKey) return;
         setText('');
         key.current = null;
         setAdded(true);
         onAdded();
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        sending.current = false;
+      });
   };
   return (
     <form onSubmit={submit} className="stacked-form" aria-label="Add a note">
