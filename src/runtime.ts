@@ -207,6 +207,7 @@ export async function startService(
         }),
       },
       reopenWindowDays: config.lifecycle.reopenWindowDays,
+      accountNumbers: config.accountNumbers,
       clock: {
         timeZones: config.clock.timeZones,
         adjustable: config.clock.adjustable,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessConfig, accessEnv } from './access.js';
+import { accountNumbersConfig, accountNumbersEnv } from './account-numbers.js';
 import { clockConfig, clockEnv } from './clock.js';
 import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
@@ -32,7 +33,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts, account-numbers.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -55,6 +56,7 @@ const envSchema = z.object({
   ...verificationEnv,
   ...clockEnv,
   ...lifecycleEnv,
+  ...accountNumbersEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -78,7 +80,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof statementsConfig> &
   ReturnType<typeof verificationConfig> &
   ReturnType<typeof clockConfig> &
-  ReturnType<typeof lifecycleConfig>;
+  ReturnType<typeof lifecycleConfig> &
+  ReturnType<typeof accountNumbersConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -215,5 +218,6 @@ export function loadConfig(
     ...verificationConfig(raw, raw.NODE_ENV),
     ...clockConfig(raw, accessConfig(raw).environments),
     ...lifecycleConfig(raw),
+    ...accountNumbersConfig(raw, accessConfig(raw).environments),
   };
 }

@@ -9,6 +9,7 @@ import { eventResolvers, subscriptionResolvers } from '../features/events/index.
 import { historyResolvers } from '../features/history/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
+import { accountNumberResolvers } from '../features/account-numbers/index.js';
 import { lifecycleResolvers } from '../features/lifecycle/index.js';
 import { webhookResolvers } from '../features/webhooks/index.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -61,6 +62,7 @@ export const resolverMaps = [
   nodeResolvers,
   auditResolvers,
   noteResolvers,
+  accountNumberResolvers,
   lifecycleResolvers,
   clockResolvers,
   webhookResolvers,
