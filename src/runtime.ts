@@ -208,6 +208,7 @@ export async function startService(
       },
       reopenWindowDays: config.lifecycle.reopenWindowDays,
       dormancy: config.dormancy,
+      accountNumbers: config.accountNumbers,
       clock: {
         timeZones: config.clock.timeZones,
         adjustable: config.clock.adjustable,

@@ -45,6 +45,10 @@ export const ERROR_TEXTS: Record<string, string> = {
     "A verification vendor's callback naming no `http` check of the environment (404); nothing is applied.",
   VERIFICATION_CHECK_COMPLETED:
     "A verification vendor's callback for a check that already has its result (409); nothing is applied.",
+  ACCOUNT_NUMBER_NOT_FOUND:
+    "No account number of the account has this id; for a look-up, the routing number is not the environment's or the account number is none of its numbers (one answer for both).",
+  ACCOUNT_NUMBER_CANCELED:
+    'The account number is CANCELED, which is final: its status and inbound ACH debits no longer change; nothing is changed.',
   DOCUMENT_NOT_FOUND:
     'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
   DOCUMENT_TYPE_MISMATCH:
@@ -136,6 +140,8 @@ export const ERROR_TEXTS: Record<string, string> = {
     "The token's request budget (shared by REST and GraphQL) is spent, or the address sent too many refused tokens; `Retry-After` in seconds.",
   SSN_SEARCH_RATE_LIMITED:
     "The token's searches by social security number (`POST .../customer/search`, GraphQL `searchCustomers`) this minute are spent (`SSN_SEARCH_RATE_LIMIT_PER_MINUTE`); nothing is searched or audited; `Retry-After` in seconds. Its other requests still pass.",
+  ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED:
+    "The token's account number look-ups (`POST .../account-numbers/lookup`, GraphQL `lookupAccountNumber`) this minute are spent (`ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE`); nothing is looked up or audited; `Retry-After` in seconds.",
   // HTTP itself (src/http/errors.ts, src/rest/router.ts).
   MALFORMED_REQUEST:
     'The body is not valid JSON (also: a body shorter than its `Content-Length`, an undecodable path).',

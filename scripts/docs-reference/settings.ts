@@ -288,6 +288,12 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "The due-diligence window (0–730): `GET /{environment}/escheatment` lists the accounts whose state's dormancy period ends within this many days of `asOf`, and the end of day emits `account.escheatment_due` once per account when the window starts.",
   },
+  ROUTING_NUMBERS: {
+    default: '`011000015` for every environment (a valid test routing number)',
+    example: '`production=021000021,*=011000015`',
+    description:
+      "Each environment's ABA routing number, answered with its account numbers and compared by `POST /{environment}/account-numbers/lookup`: `environment=123456789` entries, `*` for every other environment ([account numbers](../account-numbers.md)). Each must be 9 digits passing the ABA checksum (3-7-1); the service does not start otherwise (`ROUTING_NUMBER_INVALID`). Set it for every real environment.",
+  },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: '`5000`',
     example: '`1000`',
@@ -470,6 +476,12 @@ export const SETTINGS: Record<string, SettingText> = {
     example: '`10`',
     description:
       'Searches by social security number (`POST /{environment}/customer/search`, GraphQL `searchCustomers` with one) each principal may make per minute, on top of `RATE_LIMIT_POINTS`; one more is `429 SSN_SEARCH_RATE_LIMITED` with `Retry-After`. Counted in `REDIS_URL` when set. `0` turns it off.',
+  },
+  ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE: {
+    default: '`600` (`0` under `NODE_ENV=test`)',
+    example: '`120`',
+    description:
+      'Account number look-ups (`POST /{environment}/account-numbers/lookup`, GraphQL `lookupAccountNumber`) each principal may make per minute, on top of `RATE_LIMIT_POINTS`; one more is `429 ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED` with `Retry-After`. Counted in `REDIS_URL` when set. `0` turns it off.',
   },
   RATE_LIMIT_AUTH_FAILURES: {
     default: '`20` (`0` under `NODE_ENV=test`)',

@@ -9,6 +9,7 @@ export const REQUEST_ERROR_CODES = [
   'ENVIRONMENT_NOT_FOUND',
   'RATE_LIMITED',
   'SSN_SEARCH_RATE_LIMITED',
+  'ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED',
 ] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 

@@ -4,10 +4,12 @@ import { PrismaSealedCustomerStore } from '../features/customers/index.js';
 import { PrismaSealedBusinessStore } from '../features/businesses/index.js';
 import { PrismaSealedWebhookSecretStore } from '../features/webhooks/index.js';
 import { PrismaSealedDocumentStore } from '../features/verification/index.js';
+import { PrismaSealedAccountNumberStore } from '../features/account-numbers/index.js';
 import { newId } from '../domain/ids.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
 import {
+  rotateAccountNumbers,
   rotateBusinessTaxIds,
   rotateDocumentChunks,
   rotatePiiKeys,
@@ -18,7 +20,7 @@ import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 /**
  * `npm run pii:rotate [-- --batch-size 500]`: re-encrypts every customer's SSN and document locator number,
  * every business's tax id, every verification document's content (in batches of at most 16 chunks, each up to
- * 256 KiB, whatever --batch-size says), then every webhook signing secret, not under PII_ACTIVE_KEY.
+ * 256 KiB, whatever --batch-size says), every account number, then every webhook signing secret, not under PII_ACTIVE_KEY.
  * Safe while the service runs; run it again until it reports 0 remaining (docs/security.md, runbook).
  */
 async function main(): Promise<void> {
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
 
   // One run, one id: its audit events (every batch, every environment) are found with resourceId=<runId>.
   const runId = newId();
-  const { report, taxIds, documents, secrets } = await withCliDatabase(config, async (prisma) => ({
+  const { report, taxIds, documents, accountNumbers, secrets } = await withCliDatabase(config, async (prisma) => ({
     report: await rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, {
       batchSize,
       runId,
@@ -53,6 +55,12 @@ async function main(): Promise<void> {
       runId,
       onBatch: ({ batch, reencrypted }) =>
         process.stderr.write(`document chunks, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
+    }),
+    accountNumbers: await rotateAccountNumbers(new PrismaSealedAccountNumberStore(prisma), cipher, {
+      batchSize,
+      runId,
+      onBatch: ({ batch, reencrypted }) =>
+        process.stderr.write(`account numbers, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
     }),
     secrets: await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(prisma), cipher, {
       batchSize,
@@ -81,6 +89,12 @@ async function main(): Promise<void> {
         failed: documents.failed.length,
         remaining: documents.remaining,
       },
+      accountNumbers: {
+        reencrypted: accountNumbers.reencrypted,
+        batches: accountNumbers.batches,
+        failed: accountNumbers.failed.length,
+        remaining: accountNumbers.remaining,
+      },
       webhookSecrets: {
         reencrypted: secrets.reencrypted,
         batches: secrets.batches,
@@ -101,13 +115,24 @@ async function main(): Promise<void> {
     process.stderr.write(
       `a document chunk of customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`,
     );
+  for (const failure of accountNumbers.failed)
+    process.stderr.write(
+      `account number ${failure.accountNumberId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`,
+    );
   for (const failure of secrets.failed)
     process.stderr.write(
       `webhook endpoint ${failure.endpointId} (key ${failure.keyId}): its secret could not be re-encrypted: ${failure.reason}\n`,
     );
-  if (report.failed.length > 0 || taxIds.failed.length > 0 || documents.failed.length > 0 || secrets.failed.length > 0)
+  if (
+    report.failed.length > 0 ||
+    taxIds.failed.length > 0 ||
+    documents.failed.length > 0 ||
+    accountNumbers.failed.length > 0 ||
+    secrets.failed.length > 0
+  )
     process.exit(1);
-  const remaining = report.remaining + taxIds.remaining + documents.remaining + secrets.remaining;
+  const remaining =
+    report.remaining + taxIds.remaining + documents.remaining + accountNumbers.remaining + secrets.remaining;
   if (remaining > 0) process.stderr.write(`${remaining} row(s) were busy and skipped: run pii:rotate again.\n`);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessConfig, accessEnv } from './access.js';
+import { accountNumbersConfig, accountNumbersEnv } from './account-numbers.js';
 import { clockConfig, clockEnv } from './clock.js';
 import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
@@ -33,7 +34,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts, account-numbers.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -57,6 +58,7 @@ const envSchema = z.object({
   ...clockEnv,
   ...lifecycleEnv,
   ...dormancyEnv,
+  ...accountNumbersEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -81,7 +83,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof verificationConfig> &
   ReturnType<typeof clockConfig> &
   ReturnType<typeof lifecycleConfig> &
-  ReturnType<typeof dormancyConfig>;
+  ReturnType<typeof dormancyConfig> &
+  ReturnType<typeof accountNumbersConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -220,5 +223,6 @@ export function loadConfig(
     ...clockConfig(raw, accessConfig(raw).environments),
     ...lifecycleConfig(raw),
     ...dormancyConfig(raw),
+    ...accountNumbersConfig(raw, accessConfig(raw).environments),
   };
 }

@@ -6,7 +6,12 @@ import { integer, type Settings } from './settings.js';
  * they are off unless set, so test suites that send hundreds of requests (or wrong tokens on purpose)
  * from one address are not throttled. Tests of the limits set small budgets explicitly.
  */
-export const RATE_LIMIT_DEFAULTS = { points: 6000, authFailures: 20, ssnSearchesPerMinute: 30 } as const;
+export const RATE_LIMIT_DEFAULTS = {
+  points: 6000,
+  authFailures: 20,
+  ssnSearchesPerMinute: 30,
+  accountNumberLookupsPerMinute: 600,
+} as const;
 
 /** Request budgets (docs/reference/limits.md, "Rate limits"), their shared counters, and the proxies trusted in front. */
 export const limitsEnv = {
@@ -16,6 +21,11 @@ export const limitsEnv = {
   RATE_LIMIT_AUTH_FAILURES_DURATION_S: integer('RATE_LIMIT_AUTH_FAILURES_DURATION_S', 1, 86_400).default(300),
   RATE_LIMIT_GRAPHQL_COST_PER_POINT: integer('RATE_LIMIT_GRAPHQL_COST_PER_POINT', 1, 10_000_000).default(100),
   SSN_SEARCH_RATE_LIMIT_PER_MINUTE: integer('SSN_SEARCH_RATE_LIMIT_PER_MINUTE', 0, 1_000_000).optional(),
+  ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE: integer(
+    'ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE',
+    0,
+    1_000_000,
+  ).optional(),
   REDIS_URL: z
     .string()
     .trim()
@@ -64,6 +74,10 @@ export const limitsConfig = (raw: Settings<typeof limitsEnv> & { DATABASE_POOL_S
     /** Searches by SSN each principal may make per minute, on top of its request budget (REST and GraphQL together). */
     ssnSearchesPerMinute:
       raw.SSN_SEARCH_RATE_LIMIT_PER_MINUTE ?? (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.ssnSearchesPerMinute),
+    /** Account number look-ups each principal may make per minute, on top of its request budget (REST and GraphQL together). */
+    accountNumberLookupsPerMinute:
+      raw.ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE ??
+      (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.accountNumberLookupsPerMinute),
     /** Shared counters for several instances; undefined keeps them in this process's memory. */
     redisUrl: raw.REDIS_URL,
   },

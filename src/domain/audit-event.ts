@@ -62,6 +62,7 @@ export const AUDIT_OPERATIONS = [
   'webhook_endpoint.redeliver',
   'pii_rotation.reencrypt_customers',
   'pii_rotation.reencrypt_webhook_secrets',
+  'pii_rotation.reencrypt_account_numbers',
   // Managed API tokens (npm run token), one event per environment the token may act in.
   'api_token.create',
   'api_token.revoke',
@@ -71,6 +72,14 @@ export const AUDIT_OPERATIONS = [
   // tells that the number is on file, as a search would. resourceId: the id the refused customer would have had
   // (no customer has it); never the existing customer's id or the number.
   'customer.create.refused',
+  // Account numbers (docs/adr/0107), resourceType account_number, resourceId the number's id: one issued (at the
+  // account's creation that is account.create's own row), its controls set, the full numbers of an account read
+  // (resourceType account, resourceId the account), a look-up for an inbound payment (resourceId: the number found,
+  // or the look-up's own id when none was). Never the digits.
+  'account.account_number.create',
+  'account.account_number.update',
+  'account.account_number.read',
+  'account_number.lookup',
   // A sandbox's clock moved forward (POST /{environment}/clock/advance, docs/adr/0102); resourceId: the advance.
   'clock.advance',
 ] as const;
@@ -87,6 +96,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'note',
   'environment_clock',
   'verification_document',
+  'account_number',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

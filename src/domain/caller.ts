@@ -23,6 +23,10 @@
  * `verification:read` reads; every such read is audited (docs/adr/0103-verification-documents.md).
  * `notes:read` / `notes:write` read / add case notes on customers and accounts (docs/adr/0105): case text an agent
  * wrote, which a token reading customers or accounts for an integration has no need to see.
+ * `accounts:numbers:read` reads an account's account numbers in full (each read audited; everywhere else only their
+ * last four digits show), and `accounts:numbers:lookup` finds the account an inbound payment's routing and account
+ * number name (audited, rate-limited): the payment rail's integration, which reads nothing else (docs/adr/0107).
+ * Adding an account number and setting its status and inbound ACH debits need `accounts:controls`.
  */
 export const ACCESS_SCOPES = [
   'customers:read',
@@ -45,6 +49,8 @@ export const ACCESS_SCOPES = [
   'metrics:read',
   'notes:read',
   'notes:write',
+  'accounts:numbers:read',
+  'accounts:numbers:lookup',
 ] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 

@@ -101,6 +101,9 @@ export const ErrorCodes = [
   // Dormancy (docs/adr/0109-dormancy-and-escheatment.md).
   'ACCOUNT_DORMANT',
   'ACCOUNT_NOT_DORMANT',
+  // Account and routing numbers (docs/adr/0107-account-and-routing-numbers.md).
+  'ACCOUNT_NUMBER_NOT_FOUND',
+  'ACCOUNT_NUMBER_CANCELED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -741,4 +744,24 @@ export const clockAdvanceTooFar = () =>
         message: "Must be at most three years after the environment's current time.",
       },
     ],
+  );
+
+/**
+ * No account number of this account has this id; or, for a look-up, this environment's routing number and this
+ * account number name no account number (the answer says nothing more: not whether either exists elsewhere).
+ */
+export const accountNumberNotFound = () =>
+  new DomainError(
+    'ACCOUNT_NUMBER_NOT_FOUND',
+    'not_found',
+    'No account number matches (an id that is not a UUID cannot name one).',
+  );
+
+/** CANCELED is final (docs/adr/0107): nothing about a canceled account number changes any more. */
+export const accountNumberCanceled = () =>
+  new DomainError(
+    'ACCOUNT_NUMBER_CANCELED',
+    'unprocessable',
+    'The account number is CANCELED, which is final: its status and inbound ACH debits no longer change (add a new number instead). Nothing was changed.',
+    [{ field: 'status', code: 'FINAL_STATUS', message: 'A CANCELED account number never changes.' }],
   );

@@ -1,4 +1,5 @@
 import type { AccountStore } from './accounts/index.js';
+import type { AccountNumberStore } from './account-numbers/index.js';
 import type { AuditStore } from './audit/index.js';
 import type { ClockStore, EndOfDayStore } from './clock/index.js';
 import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
@@ -46,6 +47,8 @@ export interface Stores {
   /** A customer's verification documents: metadata, sealed chunks, reviews (docs/adr/0103). */
   verificationDocuments: VerificationDocumentStore;
   accounts: AccountStore;
+  /** Account numbers, sealed (docs/adr/0107). */
+  accountNumbers: AccountNumberStore;
   /** Case notes on customers and accounts (docs/adr/0105). */
   notes: NoteStore;
   /** A customer's timeline, read from the records of the other features (docs/adr/0111). */

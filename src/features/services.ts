@@ -1,4 +1,5 @@
 import { AccountService, flagExpiryStep } from './accounts/index.js';
+import { type AccountNumberOptions, type AccountNumberSealer, AccountNumberService } from './account-numbers/index.js';
 import { AuditService } from './audit/index.js';
 import { type ClockSettings, EndOfDayService, EnvironmentClockService } from './clock/index.js';
 import { CustomerService } from './customers/index.js';
@@ -41,6 +42,8 @@ export interface DomainServices {
   /** A customer's verification documents (docs/adr/0103). */
   verificationDocuments: VerificationDocumentService;
   accounts: AccountService;
+  /** Account and routing numbers (docs/adr/0107). */
+  accountNumbers: AccountNumberService;
   audit: AuditService;
   links: LinkService;
   notes: NoteService;
@@ -73,7 +76,9 @@ export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
 /** The one place the domain services are built; REST and GraphQL receive the same instances. */
 export function createDomainServices(deps: {
   stores: Stores;
-  protector: PersonalDataProtector & SecretSealer & DocumentSealer;
+  protector: PersonalDataProtector & SecretSealer & DocumentSealer & AccountNumberSealer;
+  /** Each environment's ABA routing number (ROUTING_NUMBERS). */
+  accountNumbers?: AccountNumberOptions;
   /** Webhook endpoint management: the URL guard and the secret rotation overlap. */
   webhooks?: WebhookServiceOptions;
   /** How long an idempotency key is remembered (IDEMPOTENCY_TTL_HOURS). */
@@ -107,7 +112,8 @@ export function createDomainServices(deps: {
   // The port every time-based rule reads; the advance needs the end of day, which needs the steps' services.
   const time = { now: (environment: string) => deps.stores.clock.now(environment) };
   const gates = new VerificationGates(deps.stores.verificationHttp, deps.verification?.required ?? []);
-  const accounts = new AccountService(deps.stores, creation, time, gates);
+  const accountNumbers = new AccountNumberService(deps.stores, deps.protector, deps.accountNumbers);
+  const accounts = new AccountService(deps.stores, creation, time, gates, accountNumbers);
   const ledger = new LedgerService(deps.stores, creation, time, gates);
   const http = deps.verification?.http;
   let verificationCallbacks: VerificationHttpService | null = null;
@@ -158,6 +164,7 @@ export function createDomainServices(deps: {
     verificationCallbacks,
     verificationDocuments: new VerificationDocumentService(deps.stores, deps.protector),
     accounts,
+    accountNumbers,
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger,

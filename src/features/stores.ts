@@ -1,5 +1,6 @@
 import type { Stores } from './ports.js';
 import { PrismaAccountStore } from './accounts/index.js';
+import { PrismaAccountNumberStore } from './account-numbers/index.js';
 import { PrismaAuditStore } from './audit/index.js';
 import { PrismaClockStore, PrismaEndOfDayStore } from './clock/index.js';
 import { PrismaCustomerStore } from './customers/index.js';
@@ -43,6 +44,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     verificationHttp: withTranslatedErrors(new PrismaVerificationHttpStore(prisma)),
     verificationDocuments: withTranslatedErrors(new PrismaVerificationDocumentStore(prisma)),
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
+    accountNumbers: withTranslatedErrors(new PrismaAccountNumberStore(prisma)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     notes: withTranslatedErrors(new PrismaNoteStore(prisma, options.idempotencyWaitMs)),
     timeline: withTranslatedErrors(new PrismaTimelineStore(prisma)),

@@ -16,7 +16,7 @@ export interface GraphqlContext extends RequestContext {
   /** What the operation may still resolve (execution-budget.ts); absent for subscriptions' events. */
   budget?: ExecutionBudget;
   /** The per-principal budgets a resolver charges itself (searches by SSN); absent for subscriptions' events. */
-  rateLimits?: Pick<RateLimits, 'ssnSearch'>;
+  rateLimits?: Pick<RateLimits, 'ssnSearch' | 'accountNumberLookup'>;
   /** The configured environments (ENVIRONMENTS), for `viewer`. */
   environments: ReadonlySet<string>;
 }

@@ -10,6 +10,7 @@ import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../features/services.js';
 import type { DomainEvent } from '../features/events/index.js';
 import type { Note } from '../features/notes/index.js';
+import type { RevealedAccountNumber } from '../features/account-numbers/index.js';
 import type { Page } from '../domain/pagination.js';
 
 /**
@@ -56,6 +57,10 @@ export interface Loaders {
    * statement per record type and `first` (docs/adr/0105); a page after a cursor is read on its own.
    */
   firstNotes(subject: RecordKind, first: number | undefined): DataLoader<string, Page<Note>>;
+  /** `Account.accountNumbers` of every account of the response in one statement (docs/adr/0107). */
+  accountNumbers: DataLoader<string, RevealedAccountNumber[]>;
+  /** `Account.accountNumberLast4` of every account of the response in one statement. */
+  accountNumberLast4: DataLoader<string, string | null>;
 }
 
 type RecordKind = 'customer' | 'account';
@@ -156,6 +161,15 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
       }
       return loader;
     },
+    // The domain checks accounts:numbers:read once per batch (and audits each account read); refused, every field is null with that error.
+    accountNumbers: new DataLoader<string, RevealedAccountNumber[]>(
+      (ids) => services.accountNumbers.listOfMany(caller, ids),
+      { cacheKeyFn: (id) => id.toLowerCase() },
+    ),
+    accountNumberLast4: new DataLoader<string, string | null>(
+      (ids) => services.accountNumbers.last4OfMany(caller, ids),
+      { cacheKeyFn: (id) => id.toLowerCase() },
+    ),
     // The domain checks notes:read and `first` once per batch; refused, every field of the batch is null with that error.
     firstNotes: (subject, first) => {
       const key = `${subject}:${first ?? ''}`;

@@ -1,6 +1,7 @@
 import { isRequestError } from '../auth/errors.js';
 import { isCallerError } from '../http/errors.js';
 import {
+  chargeAccountNumberLookup,
   chargeSsnRefusal,
   chargeSsnSearch,
   rateLimited,
@@ -52,5 +53,18 @@ export async function chargeSsnRefusalResolver<T>(context: GraphqlContext, creat
   } catch (error) {
     // Only the budget's 429 becomes a request error; the domain's refusals stay field errors, as before.
     throw isRequestError(error) ? requestGraphqlError(error) : error;
+  }
+}
+
+/**
+ * `lookupAccountNumber` spends a point of the principal's look-up budget before it runs, as REST's POST
+ * /account-numbers/lookup does; over budget → ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED with HTTP 429 and Retry-After.
+ */
+export async function chargeAccountNumberLookupResolver(context: GraphqlContext): Promise<void> {
+  if (!context.rateLimits) return;
+  try {
+    await chargeAccountNumberLookup(context.rateLimits, context.caller.principal.id);
+  } catch (error) {
+    throw isCallerError(error) ? requestGraphqlError(error) : error;
   }
 }

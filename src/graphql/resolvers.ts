@@ -10,6 +10,7 @@ import { historyResolvers } from '../features/history/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
 import { timelineResolvers } from '../features/timeline/index.js';
+import { accountNumberResolvers } from '../features/account-numbers/index.js';
 import { lifecycleResolvers } from '../features/lifecycle/index.js';
 import { dormancyResolvers } from '../features/dormancy/index.js';
 import { webhookResolvers } from '../features/webhooks/index.js';
@@ -64,6 +65,7 @@ export const resolverMaps = [
   auditResolvers,
   noteResolvers,
   timelineResolvers,
+  accountNumberResolvers,
   lifecycleResolvers,
   dormancyResolvers,
   clockResolvers,

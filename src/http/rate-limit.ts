@@ -35,6 +35,8 @@ export interface RateLimits {
   authFailures: Budget | undefined;
   /** Per principal, searches by social security number per minute (REST and GraphQL), on top of `principal`; undefined when off. */
   ssnSearch: Budget | undefined;
+  /** Per principal, account number look-ups per minute (REST and GraphQL, docs/adr/0107), on top of `principal`; undefined when off. */
+  accountNumberLookup: Budget | undefined;
   /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
   graphqlCostPerPoint: number;
   /**
@@ -49,6 +51,7 @@ const KEY_PREFIX = {
   principal: 'cas:rl:principal',
   authFailures: 'cas:rl:auth-failures',
   ssnSearch: 'cas:rl:ssn-search',
+  accountNumberLookup: 'cas:rl:account-number-lookup',
 } as const;
 
 /**
@@ -130,6 +133,10 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger, option
         : undefined,
     ssnSearch:
       config.ssnSearchesPerMinute > 0 ? budget(KEY_PREFIX.ssnSearch, config.ssnSearchesPerMinute, 60) : undefined,
+    accountNumberLookup:
+      config.accountNumberLookupsPerMinute > 0
+        ? budget(KEY_PREFIX.accountNumberLookup, config.accountNumberLookupsPerMinute, 60)
+        : undefined,
     graphqlCostPerPoint: config.graphqlCostPerPoint,
     connected: redis ? firstConnection(redis) : Promise.resolve(),
     async close() {
@@ -238,6 +245,30 @@ export const ssnSearchRateLimited = (retryAfterS: number) =>
     undefined,
     retryAfterS,
   );
+
+/** The caller's budget of account number look-ups is spent (its other requests still pass); Retry-After comes with the error. */
+export const accountNumberLookupRateLimited = (retryAfterS: number) =>
+  new RequestError(
+    'ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED',
+    'rate_limited',
+    `Too many account number look-ups for this token; retry in ${retryAfterS} s.`,
+    undefined,
+    retryAfterS,
+  );
+
+/**
+ * Charges an account number look-up (REST's POST /account-numbers/lookup, GraphQL's lookupAccountNumber) one point
+ * of the principal's look-up budget before it runs: over budget → 429 ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED with
+ * Retry-After, and nothing is looked up or audited. Slows the walking of number space with a stolen token.
+ */
+export async function chargeAccountNumberLookup(
+  rateLimits: Pick<RateLimits, 'accountNumberLookup'>,
+  principalId: string,
+): Promise<void> {
+  if (!rateLimits.accountNumberLookup) return;
+  const state = await rateLimits.accountNumberLookup.consume(principalId, 1);
+  if (!state.allowed) throw accountNumberLookupRateLimited(state.resetS);
+}
 
 /** A search input names an SSN (any value but null: even one the domain then refuses counts). */
 const namesSsn = (input: unknown): boolean =>

@@ -285,6 +285,15 @@ function allParameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: '0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f',
     },
+    accountNumberId: {
+      name: 'accountNumberId',
+      in: 'path',
+      required: true,
+      description:
+        "The account number's id (`accountNumberId`, any case): never the number itself, which is in no URL. A value that is not a UUID names none.",
+      schema: { type: 'string' },
+      example: '0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+    },
     accountId: {
       name: 'accountId',
       in: 'path',
@@ -561,6 +570,18 @@ const VERIFICATION_EXAMPLE = {
     decidedBy: 'token:0193a5c2-aa01-7c55-9e1f-3b5d7f9a1c43',
     decidedAt: '2026-12-02T10:30:00.000Z',
   },
+};
+
+/** An account number as every answer but the scoped list shows it (docs/adr/0107): a documentation example, issued to no one. */
+const ACCOUNT_NUMBER_EXAMPLE = {
+  accountNumberId: '0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+  accountId: EXAMPLE_IDS.accountId,
+  routingNumber: '011000015',
+  last4: '9015',
+  status: 'ACTIVE',
+  inboundAchDebits: 'ALLOWED',
+  createdAt: '2026-12-03T10:00:00.000Z',
+  updatedAt: '2026-12-03T10:00:00.000Z',
 };
 
 /** A case note (docs/adr/0105), without the record it is about. */
@@ -893,6 +914,20 @@ function successExample(route: RestRoute): object {
       return { ...NOTE_EXAMPLE, accountId: EXAMPLE_IDS.accountId };
     case 'AccountNotePage':
       return { notes: [{ ...NOTE_EXAMPLE, accountId: EXAMPLE_IDS.accountId }], nextAfter: null };
+    case 'AccountNumber':
+      return { ...ACCOUNT_NUMBER_EXAMPLE };
+    case 'AccountNumbers':
+      return {
+        routingNumber: ACCOUNT_NUMBER_EXAMPLE.routingNumber,
+        accountNumbers: [{ accountNumber: '123456789015', ...ACCOUNT_NUMBER_EXAMPLE }],
+      };
+    case 'AccountNumberLookup':
+      return {
+        accountId: EXAMPLE_IDS.accountId,
+        accountNumberId: ACCOUNT_NUMBER_EXAMPLE.accountNumberId,
+        status: 'ACTIVE',
+        inboundAchDebits: 'ALLOWED',
+      };
     case 'Redelivery':
       return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
     case 'BalanceAsOf':

@@ -5,6 +5,11 @@ import type { PersonalDataProtector, SealedPersonalData, SealedTaxId } from '../
 type SealedField = 'ssn' | 'document_locator_number' | 'tax_id';
 import type { SealedSecret, SecretSealer } from '../features/webhooks/index.js';
 import type { DocumentBinding, DocumentSealer, SealedChunk } from '../features/verification/index.js';
+import type {
+  AccountNumberBinding,
+  AccountNumberSealer,
+  SealedAccountNumber,
+} from '../features/account-numbers/index.js';
 
 export interface PiiKeyring {
   /** kid → 32-byte AES-256 key. Old keys stay here so rows sealed under them can still be read. */
@@ -25,7 +30,7 @@ const VERSION = 1;
  * binds each ciphertext to its environment, customer and field, so a ciphertext copied onto another
  * row or column fails to decrypt instead of silently answering for the wrong person.
  */
-export class PiiCipher implements PersonalDataProtector, SecretSealer, DocumentSealer {
+export class PiiCipher implements PersonalDataProtector, SecretSealer, DocumentSealer, AccountNumberSealer {
   private readonly activeKey: Buffer;
   /** Derived from the blind index key, so idempotency fingerprints need no extra configuration. */
   private readonly fingerprintKey: Buffer;
@@ -144,6 +149,35 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer, DocumentS
       .digest();
   }
 
+  /**
+   * An account number (docs/adr/0107) under the active key, bound to its environment, account and row, with its
+   * blind index: a ciphertext copied onto another account or row fails to open.
+   */
+  sealAccountNumber(binding: AccountNumberBinding, number: string): SealedAccountNumber {
+    return {
+      keyId: this.keyring.activeKeyId,
+      ciphertext: this.encrypt(number, accountNumberAssociatedData(binding)),
+      blindIndex: this.accountNumberBlindIndex(binding.environment, number),
+    };
+  }
+
+  /** An account number's digits, for the one scoped reader (GET …/account-numbers, audited) and rotation. */
+  openAccountNumber(binding: AccountNumberBinding, sealed: { keyId: string; ciphertext: Uint8Array }): string {
+    return this.decrypt(sealed.keyId, sealed.ciphertext, accountNumberAssociatedData(binding));
+  }
+
+  /** The same number sealed again under the active key (key rotation only), bound to the same row. */
+  resealAccountNumber(binding: AccountNumberBinding, sealed: { keyId: string; ciphertext: Uint8Array }): Buffer {
+    return this.encrypt(this.openAccountNumber(binding, sealed), accountNumberAssociatedData(binding));
+  }
+
+  /** The blind index of an account number: the SSN's key with its own label, so it never equals an SSN's or a tax id's. */
+  accountNumberBlindIndex(environment: string, number: string): Buffer {
+    return createHmac('sha256', this.keyring.blindIndexKey)
+      .update(`${environment}\u0000account_number\u0000${number}`)
+      .digest();
+  }
+
   /** Deterministic keyed digest of a normalised SSN, scoped to the environment. */
   blindIndex(environment: string, normalisedSsn: string): Buffer {
     return createHmac('sha256', this.keyring.blindIndexKey).update(`${environment}\u0000${normalisedSsn}`).digest();
@@ -183,6 +217,13 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer, DocumentS
 function chunkAssociatedData(binding: DocumentBinding, seq: number): Buffer {
   return Buffer.from(
     `${binding.environment}\u0000${binding.customerId}\u0000verification_document\u0000${binding.documentId}\u0000${seq}`,
+    'utf8',
+  );
+}
+
+function accountNumberAssociatedData(binding: AccountNumberBinding): Buffer {
+  return Buffer.from(
+    `${binding.environment}\u0000${binding.accountId}\u0000account_number\u0000${binding.accountNumberId}`,
     'utf8',
   );
 }

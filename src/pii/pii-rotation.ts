@@ -367,3 +367,63 @@ export async function rotateDocumentChunks(
     remaining: progress.remaining,
   };
 }
+
+/** An account number's sealed digits, as stored (account_numbers, docs/adr/0107). */
+export interface SealedAccountNumberRow {
+  id: string;
+  environment: string;
+  accountId: string;
+  keyId: string;
+  ciphertext: Uint8Array;
+}
+
+export interface AccountNumberResealBatch {
+  activeKeyId: string;
+  /** Only account numbers whose id sorts after this one. */
+  after: string;
+  limit: number;
+  reseal(row: SealedAccountNumberRow): { ciphertext: Uint8Array } | undefined;
+  audit(environment: string): NewAuditEvent;
+}
+
+export interface SealedAccountNumberStore {
+  /** As SealedCustomerStore.resealBatch, for account numbers not under the active key. */
+  resealBatch(batch: AccountNumberResealBatch): Promise<{ lastId: string | undefined; resealed: number }>;
+  countNotUnder(keyId: string): Promise<number>;
+}
+
+/**
+ * Re-encrypts every account number not under the active PII key (docs/adr/0107), as rotatePiiKeys does an SSN: in
+ * batches, online, resumable, skipping rows a request holds, each opened with the key it names and sealed under
+ * the active one with the same binding (environment, account, number). The blind index is left alone. Audited as
+ * `pii_rotation.reencrypt_account_numbers` (field `accountNumber`).
+ */
+export async function rotateAccountNumbers(
+  store: SealedAccountNumberStore,
+  cipher: PiiCipher,
+  options: BatchOptions = {},
+): Promise<{
+  runId: string;
+  reencrypted: number;
+  batches: number;
+  failed: { accountNumberId: string; keyId: string; reason: string }[];
+  remaining: number;
+}> {
+  const failed: { accountNumberId: string; keyId: string; reason: string }[] = [];
+  const runId = options.runId ?? newId();
+  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_account_numbers', ['accountNumber']);
+  const progress = await resealInBatches(store, cipher.activeKeyId, options, audit, (row: SealedAccountNumberRow) => {
+    try {
+      const binding = { environment: row.environment, accountId: row.accountId, accountNumberId: row.id };
+      return { ciphertext: cipher.resealAccountNumber(binding, { keyId: row.keyId, ciphertext: row.ciphertext }) };
+    } catch (error) {
+      failed.push({
+        accountNumberId: row.id,
+        keyId: row.keyId,
+        reason: error instanceof Error ? error.message : 'cannot be opened',
+      });
+      return undefined;
+    }
+  });
+  return { runId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
+}

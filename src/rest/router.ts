@@ -4,7 +4,7 @@ import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
-import { chargeSsnRefusal, chargeSsnSearch } from '../http/rate-limit.js';
+import { chargeAccountNumberLookup, chargeSsnRefusal, chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { malformedRequest, notAcceptable, unsupportedMediaType } from '../http/errors.js';
 import { checkDeprecation, deprecationHeaders } from './deprecation.js';
@@ -40,6 +40,11 @@ import {
   verificationCheckAnswer,
 } from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
+import {
+  presentAccountNumber,
+  presentAccountNumberLookup,
+  presentAccountNumbers,
+} from '../features/account-numbers/index.js';
 import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import { escheatmentQuery, presentEscheatmentPage } from '../features/dormancy/index.js';
 import {
@@ -185,6 +190,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     verification,
     verificationDocuments,
     accounts,
+    accountNumbers,
     audit,
     ledger,
     history,
@@ -265,6 +271,27 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     listAccountNotes: async ({ caller, params, query }) =>
       ok(presentAccountNotePage(await notes.list(caller, 'account', params.accountId!, listNotesQuery(caller, query)))),
+    listAccountNumbers: async ({ caller, params }) =>
+      ok(
+        presentAccountNumbers(
+          accountNumbers.routingNumber(caller.environment),
+          await accountNumbers.list(caller, params.accountId!),
+        ),
+      ),
+    addAccountNumber: async ({ caller, params, body }) => {
+      const added = await accountNumbers.add(caller, params.accountId!, body ?? {});
+      return created(
+        `/${caller.environment}/account/${added.accountId}/account-numbers`,
+        presentAccountNumber(added),
+        false,
+      );
+    },
+    updateAccountNumber: async ({ caller, params, body }) =>
+      ok(presentAccountNumber(await accountNumbers.update(caller, params.accountId!, params.accountNumberId!, body))),
+    lookupAccountNumber: async ({ caller, body }) => {
+      await chargeAccountNumberLookup(deps.rateLimits, caller.principal.id);
+      return ok(presentAccountNumberLookup(await accountNumbers.lookup(caller, body)));
+    },
     removeBeneficialOwner: async ({ caller, params }) => {
       await beneficialOwners.remove(caller, params.customerId!, params.ownerCustomerId!);
       return ok({});

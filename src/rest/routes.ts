@@ -1,4 +1,5 @@
 import { ACCOUNTS_ROUTES } from '../features/accounts/index.js';
+import { ACCOUNT_NUMBERS_ROUTES } from '../features/account-numbers/index.js';
 import { AUDIT_ROUTES } from '../features/audit/index.js';
 import { CLOCK_ROUTES } from '../features/clock/index.js';
 import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
@@ -48,6 +49,7 @@ export const REST_ROUTES = [
   ...LIFECYCLE_ROUTES,
   ...DORMANCY_ROUTES,
   ...CLOCK_ROUTES,
+  ...ACCOUNT_NUMBERS_ROUTES,
 ] as const satisfies readonly RestRoute[];
 
 export type OperationId = (typeof REST_ROUTES)[number]['operationId'];

@@ -71,6 +71,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   // Documents are read on the primary: a review follows an upload at once, and a content read writes its audit row.
   verificationDocuments: {},
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
+  // Account numbers are read on the primary: every full read and look-up writes its audit row (docs/adr/0107).
+  accountNumbers: {},
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
   // A statement and the export read on the primary: a statement of an ended period gives the same bytes on

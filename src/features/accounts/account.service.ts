@@ -22,7 +22,7 @@ import {
 import { amountProblemMessage, exactAmount } from '../ledger/index.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import type { AccountChange, AccountStore } from './ports.js';
+import type { AccountChange, AccountCreation, AccountNumberIssuer, AccountStore } from './ports.js';
 import type { CustomerStore } from '../customers/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
@@ -69,6 +69,8 @@ export class AccountService {
     private readonly clock: EnvironmentTime = realTime,
     /** The verification gate (docs/adr/0104): VERIFICATION_REQUIRED in a gated environment; none by default. */
     private readonly verificationGate: CustomerVerificationGate = { assertCustomersVerified: async () => undefined },
+    /** Issues each new account's first account number, written by the creation's statement (docs/adr/0107); none: no number. */
+    private readonly accountNumbers?: AccountNumberIssuer,
   ) {}
 
   /**
@@ -114,20 +116,27 @@ export class AccountService {
       account,
       async (idempotency) => {
         await this.verificationGate.assertCustomersVerified(caller.environment, customerIds);
-        const inserted = await this.stores.accounts.insert(
-          {
-            id: account.accountId,
-            environment: caller.environment,
-            type: account.type,
-            name: account.name,
-            currency: account.currency,
-            customerIds,
-            roles,
-            externalId: account.externalId,
-            metadata: account.metadata,
-          },
-          { audit, idempotency },
-        );
+        let inserted: AccountCreation;
+        // A number drawn that the environment already has undoes the whole statement: drawn again (docs/adr/0107).
+        for (let draw = 0; ; draw++) {
+          inserted = await this.stores.accounts.insert(
+            {
+              id: account.accountId,
+              environment: caller.environment,
+              type: account.type,
+              name: account.name,
+              currency: account.currency,
+              customerIds,
+              roles,
+              externalId: account.externalId,
+              metadata: account.metadata,
+              accountNumber: this.accountNumbers?.issue(caller.environment, account.accountId),
+            },
+            { audit, idempotency },
+          );
+          if (inserted.outcome !== 'account-number-taken' || draw >= 4) break;
+        }
+        if (inserted.outcome === 'account-number-taken') throw new Error('No free account number after several draws');
         if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
         if (inserted.outcome === 'role-requires-individual') throw roleRequiresIndividual(inserted.customerIds);
         if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);

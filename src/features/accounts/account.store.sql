@@ -17,7 +17,8 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
-     ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     ),
+     audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $10::uuid, $11::varchar, $12::varchar, $13::varchar, $14::varchar, $15::uuid, $16::varchar, $17::varchar, $18::text[]
      FROM account),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
@@ -56,7 +57,82 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
-     ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     ),
+     audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     SELECT $10::uuid, $11::varchar, $12::varchar, $13::varchar, $14::varchar, $15::uuid, $16::varchar, $17::varchar, $18::text[]
+     FROM account),
+     event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+     SELECT $2::varchar, 'account.created', 'account', x.id, jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
+  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
+  'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END), $18::text[] FROM account x)
+   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
+          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
+          (SELECT count(*)::int FROM archived) AS archived
+
+-- cas_account_insert_with_number
+WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
+     found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
+     missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
+     ineligible AS (
+       SELECT wanted.id, wanted.ordinality FROM wanted JOIN found ON found.id = wanted.id
+       WHERE wanted.role = ANY(ARRAY['AUTHORIZED_SIGNER', 'AUTHORIZED_USER']::varchar[]) AND found.customer_type <> 'INDIVIDUAL'
+     ),
+
+     account AS (
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)
+       RETURNING id
+     ), links AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position, role)
+       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
+     ), number AS (INSERT INTO account_numbers (id, environment, account_id, pii_key_id, number_ciphertext, number_blind_index, last4, inbound_ach_debits)
+       SELECT $19::uuid, $2::varchar, account.id, $20::varchar, $21::bytea, $22::bytea, $23::bpchar, $24::varchar FROM account
+       RETURNING *),
+     audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     SELECT $10::uuid, $11::varchar, $12::varchar, $13::varchar, $14::varchar, $15::uuid, $16::varchar, $17::varchar, $18::text[]
+     FROM account),
+     event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
+     SELECT $2::varchar, 'account.created', 'account', x.id, jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
+  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
+  'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END), $18::text[] FROM account x)
+   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
+          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
+          (SELECT count(*)::int FROM archived) AS archived
+
+-- cas_account_insert_with_key_and_number
+WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
+     found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
+     missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
+     ineligible AS (
+       SELECT wanted.id, wanted.ordinality FROM wanted JOIN found ON found.id = wanted.id
+       WHERE wanted.role = ANY(ARRAY['AUTHORIZED_SIGNER', 'AUTHORIZED_USER']::varchar[]) AND found.customer_type <> 'INDIVIDUAL'
+     ),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $26::text, true) AS applied),
+     claimed AS (
+       INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
+       SELECT $19::varchar, $20::varchar, $21::varchar, $22::varchar, $23::bytea, $24::timestamptz, $25::jsonb
+       FROM setting WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)
+       ON CONFLICT (principal_id, environment, key) DO UPDATE
+         SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
+             created_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at
+         WHERE idempotency_keys.expires_at <= CURRENT_TIMESTAMP
+       RETURNING 1
+     ),
+     account AS (
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb FROM claimed
+       RETURNING id
+     ), links AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position, role)
+       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
+     ), number AS (INSERT INTO account_numbers (id, environment, account_id, pii_key_id, number_ciphertext, number_blind_index, last4, inbound_ach_debits)
+       SELECT $27::uuid, $2::varchar, account.id, $28::varchar, $29::bytea, $30::bytea, $31::bpchar, $32::varchar FROM account
+       RETURNING *),
+     audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $10::uuid, $11::varchar, $12::varchar, $13::varchar, $14::varchar, $15::uuid, $16::varchar, $17::varchar, $18::text[]
      FROM account),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)

@@ -43,6 +43,7 @@ import {
   eventInsert,
 } from '../../db/sql/write-effects.js';
 import { accountSearchSql } from './account-search.sql.js';
+import { ACCOUNT_NUMBER_UNIQUE_INDEX, accountNumberInsert, accountNumberValues } from '../account-numbers/index.js';
 import type { AccountFilter } from './account-search.js';
 
 /**
@@ -74,7 +75,7 @@ const OPENABLE =
  * The roles ($9, one per customer of $6, in the same order) are written with the links; a role only a person may
  * hold, given to a BUSINESS customer, writes nothing (`ineligible`), as a missing customer does.
  */
-const insertSql = (withKey: boolean) =>
+const insertSql = (withKey: boolean, withNumber: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
      found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
      archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
@@ -91,7 +92,8 @@ const insertSql = (withKey: boolean) =>
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
-     ), audit AS (${auditInsert(10, 'account')}),
+     ),${withNumber ? ` number AS (${accountNumberInsert(withKey ? 27 : 19, '$2::varchar', 'account')}),` : ''}
+     audit AS (${auditInsert(10, 'account')}),
      event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(10) })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
           array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
@@ -113,8 +115,11 @@ const RELATIONSHIP_PAYLOAD =
 const INDIVIDUAL_ONLY = `ARRAY[${INDIVIDUAL_ONLY_ROLES.map((role) => `'${role}'`).join(', ')}]::varchar[]`;
 
 const SQL = {
-  insert: statement('account_insert', insertSql(false)),
-  insertWithKey: statement('account_insert_with_key', insertSql(true)),
+  insert: statement('account_insert', insertSql(false, false)),
+  insertWithKey: statement('account_insert_with_key', insertSql(true, false)),
+  // With the account's first number (docs/adr/0107: $19… without a key, $27… with one), in the same statement.
+  insertWithNumber: statement('account_insert_with_number', insertSql(false, true)),
+  insertWithKeyAndNumber: statement('account_insert_with_key_and_number', insertSql(true, true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
   findByIds: statement(
     'account_find_by_ids',
@@ -363,14 +368,20 @@ export class PrismaAccountStore implements AccountStore {
     type Row = { created: number; missing: string; ineligible: string; archived: number };
     let row: Row | undefined;
     try {
+      const number = record.accountNumber ? accountNumberValues(record.accountNumber) : [];
       [row] = effects.idempotency
-        ? await queryRows<Row>(this.prisma, SQL.insertWithKey, [
+        ? await queryRows<Row>(this.prisma, record.accountNumber ? SQL.insertWithKeyAndNumber : SQL.insertWithKey, [
             ...values,
             ...claimValues(effects.idempotency, this.idempotencyWaitMs),
+            ...number,
           ])
-        : await queryRows<Row>(this.prisma, SQL.insert, values);
+        : await queryRows<Row>(this.prisma, record.accountNumber ? SQL.insertWithNumber : SQL.insert, [
+            ...values,
+            ...number,
+          ]);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      if (violatedUniqueIndex(error) === ACCOUNT_NUMBER_UNIQUE_INDEX) return { outcome: 'account-number-taken' };
       // The links' trigger refused the statement: nothing of it was written.
       if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
       if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('account');

@@ -1,3 +1,4 @@
+import type { NewAccountNumberRow } from '../account-numbers/index.js';
 import type { AccountFilter } from './account-search.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
@@ -17,6 +18,13 @@ export interface NewAccountRecord {
   roles?: AccountRole[] | undefined;
   externalId?: string | undefined;
   metadata?: Metadata | undefined;
+  /** Its first account number, sealed (docs/adr/0107), written by the same statement; absent: none. */
+  accountNumber?: NewAccountNumberRow | undefined;
+}
+
+/** Issues a new account's first account number (src/features/account-numbers). */
+export interface AccountNumberIssuer {
+  issue(environment: string, accountId: string): NewAccountNumberRow;
 }
 
 /** An update: name and currency always; externalId null clears it; metadata as in CustomerChanges. */
@@ -30,6 +38,8 @@ export interface AccountChanges {
 export type AccountCreation =
   | { outcome: CreationOutcome }
   | { outcome: 'customers-missing'; missing: string[] }
+  /** The account number drawn is one the environment has already: nothing was written; draw another. */
+  | { outcome: 'account-number-taken' }
   /** These customers are BUSINESS customers given a role only a person may hold (INDIVIDUAL_ONLY_ROLES); nothing was written. */
   | { outcome: 'role-requires-individual'; customerIds: string[] }
   /** A customer already holds the most accounts a customer may (CUSTOMER_LIMITS.accounts); nothing was written. */

@@ -9,6 +9,7 @@ import type { Transaction as TransactionModel, Transfer as TransferModel } from 
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
 import type { Note as NoteModel } from '../../features/notes/index.js';
+import type { RevealedAccountNumber as RevealedAccountNumberModel, MaskedAccountNumber as MaskedAccountNumberModel, AccountNumberLookup as AccountNumberLookupModel } from '../../features/account-numbers/index.js';
 import type { TimelinePage as TimelinePageModel, TimelineEntry as TimelineEntryModel } from '../../features/timeline/index.js';
 import type { EscheatmentItem as EscheatmentItemModel, EscheatmentItemPage as EscheatmentItemPageModel } from '../../features/dormancy/index.js';
 import type { DomainEvent as DomainEventModel, EventPage as EventPageModel } from '../../features/events/index.js';
@@ -53,6 +54,18 @@ export type Account = Node & {
   __typename?: 'Account';
   /** The id the service assigned at creation. */
   accountId: Scalars['ID']['output'];
+  /**
+   * Not in the contract. The last four digits of the account's first account number that is not CANCELED (docs/adr/0107);
+   * null when it has none (an account opened before account numbers existed, until its numbers are first read).
+   */
+  accountNumberLast4: Maybe<Scalars['String']['output']>;
+  /**
+   * Not in the contract. The account's account numbers in full, oldest first, with the routing number: REST's
+   * `GET /{environment}/account/{accountId}/account-numbers`. Needs `accounts:numbers:read` as well (FORBIDDEN
+   * otherwise, this field null); each account's read is audited (`account.account_number.read`). An account with none
+   * yet answers [] here (REST's list issues its first).
+   */
+  accountNumbers: Maybe<Array<AccountNumber>>;
   /**
    * The posted balance, exact: a debt is negative, a credit positive (the same value as `balance.posted`). 0
    * for a new account; transactions change it. REST renders the same value as a JSON number.
@@ -293,6 +306,57 @@ export type AccountFlagDetail = {
   /** When it lifts itself (RFC 3339, UTC); null: until cleared. */
   until: Maybe<Scalars['String']['output']>;
 };
+
+/**
+ * Not in the contract. An account number in full (`Account.accountNumbers`, `accounts:numbers:read`, audited), with
+ * the environment's ABA routing number.
+ */
+export type AccountNumber = {
+  __typename?: 'AccountNumber';
+  /** The account it pays into. */
+  accountId: Scalars['ID']['output'];
+  /** The account number: 12 digits, the last a Luhn check digit. */
+  accountNumber: Scalars['String']['output'];
+  /** When it was issued: ISO 8601 in UTC. */
+  createdAt: Scalars['String']['output'];
+  /** The account number's id. */
+  id: Scalars['ID']['output'];
+  inboundAchDebits: InboundAchDebits;
+  /** Its last four digits. */
+  last4: Scalars['String']['output'];
+  /** The environment's ABA routing number (9 digits). */
+  routingNumber: Scalars['String']['output'];
+  status: AccountNumberStatus;
+  /** When its status or inbound ACH debits last changed: ISO 8601 in UTC. */
+  updatedAt: Scalars['String']['output'];
+};
+
+/** The account an inbound payment names, and the number's controls. */
+export type AccountNumberLookup = {
+  __typename?: 'AccountNumberLookup';
+  accountId: Scalars['ID']['output'];
+  /** The account number's id. */
+  accountNumberId: Scalars['ID']['output'];
+  inboundAchDebits: InboundAchDebits;
+  status: AccountNumberStatus;
+};
+
+/** An inbound payment's routing and account number (never in a URL: `lookupAccountNumber` is a mutation). */
+export type AccountNumberLookupInput = {
+  /** 10 to 12 digits. */
+  accountNumber: Scalars['String']['input'];
+  /** The environment's ABA routing number: 9 digits. */
+  routingNumber: Scalars['String']['input'];
+};
+
+/** An account number's state (docs/adr/0107). */
+export type AccountNumberStatus =
+  /** Takes payments. */
+  | 'ACTIVE'
+  /** Refuses payments for ever: final. */
+  | 'CANCELED'
+  /** Refuses payments for now; may become ACTIVE again. */
+  | 'DISABLED';
 
 /** A customer linked to an account, with its role. */
 export type AccountRelationship = {
@@ -1016,6 +1080,30 @@ export type EventPage = {
   nextAfter: Scalars['SafeInt']['output'];
 };
 
+/** Whether inbound ACH debits on an account number are accepted. */
+export type InboundAchDebits =
+  | 'ALLOWED'
+  | 'BLOCKED';
+
+/**
+ * Not in the contract. An account number as `addAccountNumber` and `updateAccountNumber` answer it: its last four
+ * digits only (the full number: `Account.accountNumbers`).
+ */
+export type MaskedAccountNumber = {
+  __typename?: 'MaskedAccountNumber';
+  accountId: Scalars['ID']['output'];
+  createdAt: Scalars['String']['output'];
+  /** The account number's id. */
+  id: Scalars['ID']['output'];
+  inboundAchDebits: InboundAchDebits;
+  /** Its last four digits. */
+  last4: Scalars['String']['output'];
+  /** The environment's ABA routing number (9 digits). */
+  routingNumber: Scalars['String']['output'];
+  status: AccountNumberStatus;
+  updatedAt: Scalars['String']['output'];
+};
+
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
  * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
@@ -1042,6 +1130,12 @@ export type Mutation = {
    * or ACCOUNT_NOT_FOUND.
    */
   addAccountNote: Note;
+  /**
+   * Not in the contract. Adds another account number to an account (ACTIVE; REST's `POST …/account-numbers`) and returns
+   * it with its last four digits. Audited (`account.account_number.create`). Fails, writing nothing, with
+   * VALIDATION_FAILED or ACCOUNT_NOT_FOUND.
+   */
+  addAccountNumber: MaskedAccountNumber;
   /**
    * Records an individual customer as a beneficial owner of a business customer (the FinCEN CDD rule: OWNERSHIP
    * of 25 % or more, with `ownershipPercentage`; CONTROL, significant control) and returns it. REST's
@@ -1167,6 +1261,14 @@ export type Mutation = {
    * Enabling an enabled endpoint changes nothing. Needs `webhooks:write`. Fails with WEBHOOK_ENDPOINT_NOT_FOUND.
    */
   enableWebhookEndpoint: WebhookEndpoint;
+  /**
+   * Not in the contract. The account an inbound payment's routing and account number name (REST's
+   * `POST /{environment}/account-numbers/lookup`): a mutation so that the number is never in a URL (a query may be
+   * sent by GET). Audited (`account_number.lookup`), found or not; its own per-token budget
+   * (ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED with HTTP 429). Fails with VALIDATION_FAILED or ACCOUNT_NUMBER_NOT_FOUND (the
+   * routing number is not this environment's, or no such account number: the same answer).
+   */
+  lookupAccountNumber: AccountNumberLookup;
   /**
    * Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released), and returns it,
    * now POSTED. Fails with ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING (already posted
@@ -1294,6 +1396,12 @@ export type Mutation = {
    */
   updateAccount: Account;
   /**
+   * Not in the contract. Sets an account number's status and/or inbound ACH debits (REST's `PUT …/account-numbers/{id}`).
+   * CANCELED is final. Audited (`account.account_number.update`). Fails, changing nothing, with VALIDATION_FAILED
+   * (neither given), ACCOUNT_NUMBER_NOT_FOUND or ACCOUNT_NUMBER_CANCELED.
+   */
+  updateAccountNumber: MaskedAccountNumber;
+  /**
    * Changes a customer's contact fields (a business's also `doingBusinessAs`, `website`, `industry`); only the
    * fields sent change, and a list replaces the whole list. Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED
    * (also when no field or an explicit null is sent), FIELD_NOT_FOR_CUSTOMER_TYPE when a field of the other kind
@@ -1342,6 +1450,20 @@ export type MutationAddAccountNoteArgs = {
   accountId: Scalars['ID']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   text: Scalars['String']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationAddAccountNumberArgs = {
+  accountId: Scalars['ID']['input'];
+  inboundAchDebits?: InputMaybe<InboundAchDebits>;
 };
 
 
@@ -1577,6 +1699,19 @@ export type MutationEnableWebhookEndpointArgs = {
  * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
  * the write itself was made). A token with the write scope alone selects the record's identity.
  */
+export type MutationLookupAccountNumberArgs = {
+  input: AccountNumberLookupInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
 export type MutationPostHoldArgs = {
   accountId: Scalars['ID']['input'];
   amount?: InputMaybe<Scalars['Decimal']['input']>;
@@ -1800,6 +1935,22 @@ export type MutationUpdateAccountArgs = {
   accountId: Scalars['ID']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   input: UpdateAccountInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationUpdateAccountNumberArgs = {
+  accountId: Scalars['ID']['input'];
+  accountNumberId: Scalars['ID']['input'];
+  inboundAchDebits?: InputMaybe<InboundAchDebits>;
+  status?: InputMaybe<AccountNumberStatus>;
 };
 
 
@@ -2923,6 +3074,10 @@ export type ResolversTypes = {
   AccountFilter: AccountFilter;
   AccountFlag: AccountFlag;
   AccountFlagDetail: ResolverTypeWrapper<AccountFlagDetail>;
+  AccountNumber: ResolverTypeWrapper<RevealedAccountNumberModel>;
+  AccountNumberLookup: ResolverTypeWrapper<AccountNumberLookupModel>;
+  AccountNumberLookupInput: AccountNumberLookupInput;
+  AccountNumberStatus: AccountNumberStatus;
   AccountRelationship: ResolverTypeWrapper<AccountRelationshipModel>;
   AccountRelationshipInput: AccountRelationshipInput;
   AccountRole: AccountRole;
@@ -2965,7 +3120,9 @@ export type ResolversTypes = {
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  InboundAchDebits: InboundAchDebits;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  MaskedAccountNumber: ResolverTypeWrapper<MaskedAccountNumberModel>;
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
@@ -3029,6 +3186,9 @@ export type ResolversParentTypes = {
   AccountEdge: Omit<AccountEdge, 'node'> & { node: ResolversParentTypes['Account'] };
   AccountFilter: AccountFilter;
   AccountFlagDetail: AccountFlagDetail;
+  AccountNumber: RevealedAccountNumberModel;
+  AccountNumberLookup: AccountNumberLookupModel;
+  AccountNumberLookupInput: AccountNumberLookupInput;
   AccountRelationship: AccountRelationshipModel;
   AccountRelationshipInput: AccountRelationshipInput;
   AddBeneficialOwnerInput: AddBeneficialOwnerInput;
@@ -3063,6 +3223,7 @@ export type ResolversParentTypes = {
   EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  MaskedAccountNumber: MaskedAccountNumberModel;
   Metadata: Scalars['Metadata']['output'];
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
@@ -3123,6 +3284,8 @@ export type RequiresScopeDirectiveResolver<Result, Parent, ContextType = Graphql
 
 export type AccountResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account']> = {
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  accountNumberLast4?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  accountNumbers?: Resolver<Maybe<Array<ResolversTypes['AccountNumber']>>, ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   balance?: Resolver<ResolversTypes['AccountBalance'], ParentType, ContextType, Partial<AccountBalanceArgs>>;
   balanceHistory?: Resolver<Array<ResolversTypes['BalancePoint']>, ParentType, ContextType, RequireFields<AccountBalanceHistoryArgs, 'from' | 'interval' | 'to'>>;
@@ -3173,6 +3336,25 @@ export type AccountFlagDetailResolvers<ContextType = GraphqlContext, ParentType 
   setBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   setByName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AccountNumberResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountNumber'] = ResolversParentTypes['AccountNumber']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  accountNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inboundAchDebits?: Resolver<ResolversTypes['InboundAchDebits'], ParentType, ContextType>;
+  last4?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  routingNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AccountNumberStatus'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AccountNumberLookupResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountNumberLookup'] = ResolversParentTypes['AccountNumberLookup']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  accountNumberId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inboundAchDebits?: Resolver<ResolversTypes['InboundAchDebits'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AccountNumberStatus'], ParentType, ContextType>;
 };
 
 export type AccountRelationshipResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountRelationship'] = ResolversParentTypes['AccountRelationship']> = {
@@ -3374,6 +3556,17 @@ export type EventPageResolvers<ContextType = GraphqlContext, ParentType extends 
   nextAfter?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
+export type MaskedAccountNumberResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['MaskedAccountNumber'] = ResolversParentTypes['MaskedAccountNumber']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inboundAchDebits?: Resolver<ResolversTypes['InboundAchDebits'], ParentType, ContextType>;
+  last4?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  routingNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AccountNumberStatus'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Metadata'], any> {
   name: 'Metadata';
 }
@@ -3381,6 +3574,7 @@ export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
   addAccountNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddAccountNoteArgs, 'accountId' | 'text'>>;
+  addAccountNumber?: Resolver<ResolversTypes['MaskedAccountNumber'], ParentType, ContextType, RequireFields<MutationAddAccountNumberArgs, 'accountId'>>;
   addBeneficialOwner?: Resolver<ResolversTypes['BeneficialOwner'], ParentType, ContextType, RequireFields<MutationAddBeneficialOwnerArgs, 'businessCustomerId' | 'input'>>;
   addCustomerNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddCustomerNoteArgs, 'customerId' | 'text'>>;
   advanceClock?: Resolver<ResolversTypes['ClockAdvance'], ParentType, ContextType, Partial<MutationAdvanceClockArgs>>;
@@ -3397,6 +3591,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   deleteWebhookEndpoint?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'endpointId'>>;
   disableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'endpointId'>>;
   enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'endpointId'>>;
+  lookupAccountNumber?: Resolver<ResolversTypes['AccountNumberLookup'], ParentType, ContextType, RequireFields<MutationLookupAccountNumberArgs, 'input'>>;
   postHold?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostHoldArgs, 'accountId' | 'transactionId'>>;
   postTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostTransactionArgs, 'accountId' | 'input'>>;
   reactivateAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationReactivateAccountArgs, 'accountId'>>;
@@ -3413,6 +3608,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   setOverdraftLimit?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetOverdraftLimitArgs, 'accountId' | 'overdraftLimit'>>;
   transfer?: Resolver<ResolversTypes['Transfer'], ParentType, ContextType, RequireFields<MutationTransferArgs, 'input'>>;
   updateAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationUpdateAccountArgs, 'accountId' | 'input'>>;
+  updateAccountNumber?: Resolver<ResolversTypes['MaskedAccountNumber'], ParentType, ContextType, RequireFields<MutationUpdateAccountNumberArgs, 'accountId' | 'accountNumberId'>>;
   updateCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationUpdateCustomerArgs, 'customerId' | 'input'>>;
   updateWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'endpointId' | 'input'>>;
   voidHold?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationVoidHoldArgs, 'accountId' | 'transactionId'>>;
@@ -3684,6 +3880,8 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AccountConnection?: AccountConnectionResolvers<ContextType>;
   AccountEdge?: AccountEdgeResolvers<ContextType>;
   AccountFlagDetail?: AccountFlagDetailResolvers<ContextType>;
+  AccountNumber?: AccountNumberResolvers<ContextType>;
+  AccountNumberLookup?: AccountNumberLookupResolvers<ContextType>;
   AccountRelationship?: AccountRelationshipResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
@@ -3706,6 +3904,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   EscheatmentPage?: EscheatmentPageResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
+  MaskedAccountNumber?: MaskedAccountNumberResolvers<ContextType>;
   Metadata?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;

@@ -1343,6 +1343,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{accountId}/account-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's account numbers, in full
+         * @description Not in the contract. Every account number of the account (oldest first) in full, with the environment's ABA routing number. The only answer that holds the digits: every other one (GraphQL `accountNumberLast4`, the changes below) has the last four. Each read is audited (`account.account_number.read`, the account as resource; never the digits). An account opened before account numbers existed is issued its first here (audited `account.account_number.create`).
+         *
+         *     Requires the scope `accounts:numbers:read`.
+         */
+        get: operations["listAccountNumbers"];
+        put?: never;
+        /**
+         * Add another account number to an account
+         * @description Not in the contract. A new random account number (12 digits, Luhn check digit), ACTIVE, unique in the environment. The answer has its last four digits only (the full number: `GET …/account-numbers`, `accounts:numbers:read`). `inboundAchDebits`: ALLOWED (default) or BLOCKED. Audited (`account.account_number.create`); no event.
+         *
+         *     Requires the scope `accounts:controls`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `inboundAchDebits` is neither ALLOWED nor BLOCKED, or another field is sent; nothing is written.
+         */
+        post: operations["addAccountNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{accountId}/account-numbers/{accountNumberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an account number's status or inbound ACH debits
+         * @description Not in the contract. `status`: ACTIVE, DISABLED or CANCELED (final: nothing about a canceled number changes again); `inboundAchDebits`: ALLOWED or BLOCKED; one or both. Audited (`account.account_number.update`, the fields given), a call that changes nothing too. The answer has the last four digits only.
+         *
+         *     Requires the scope `accounts:controls`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `status` or `inboundAchDebits` is not one of its values, neither is given, or another field is sent; nothing changes.
+         */
+        put: operations["updateAccountNumber"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account-numbers/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the account an inbound payment names
+         * @description Not in the contract. `{routingNumber, accountNumber}` (in a body, never a URL) → the account and the number's controls, for an inbound payment (ACH, wire). The numbers are compared through the blind index; the routing number must be this environment's. Every look-up is audited (`account_number.lookup`: found or not, never the digits) and counts against its own per-token budget (ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE, shared with GraphQL). A DISABLED or CANCELED number is found, with its status: the payment side refuses it. A read: it takes no Idempotency-Key.
+         *
+         *     Requires the scope `accounts:numbers:lookup`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `routingNumber` is not 9 digits or `accountNumber` not 10 to 12 digits (strings); nothing is looked up.
+         */
+        post: operations["lookupAccountNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1394,9 +1475,9 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document" | "account_number";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -2594,6 +2675,124 @@ export interface components {
                 }[];
             }[];
         };
+        /** @description An account's account numbers, in full, with the environment's routing number. */
+        AccountNumbers: {
+            /** @description The environment's ABA routing number (9 digits, ROUTING_NUMBERS). */
+            routingNumber: string;
+            /** @description Oldest first. */
+            accountNumbers: {
+                /** @description The account number in full: 12 digits, the last a Luhn check digit. */
+                accountNumber: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountNumberId: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountId: string;
+                /** @description The environment's ABA routing number (9 digits, ROUTING_NUMBERS). */
+                routingNumber: string;
+                /** @description The account number's last four digits. */
+                last4: string;
+                /**
+                 * @description ACTIVE takes payments; DISABLED refuses them for now; CANCELED for ever (final).
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "CANCELED";
+                /**
+                 * @description Whether inbound ACH debits on this number are ALLOWED or BLOCKED.
+                 * @enum {string}
+                 */
+                inboundAchDebits: "ALLOWED" | "BLOCKED";
+                /**
+                 * Format: date-time
+                 * @description When the number was issued, ISO 8601 UTC.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When its status or inbound ACH debits last changed (its issue otherwise).
+                 */
+                updatedAt: string;
+            }[];
+        };
+        AddAccountNumberRequest: {
+            /** @enum {string} */
+            inboundAchDebits?: "ALLOWED" | "BLOCKED";
+        };
+        /** @description An account number as every answer but the scoped list shows it: its last four digits. */
+        AccountNumber: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountNumberId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+            /** @description The environment's ABA routing number (9 digits, ROUTING_NUMBERS). */
+            routingNumber: string;
+            /** @description The account number's last four digits. */
+            last4: string;
+            /**
+             * @description ACTIVE takes payments; DISABLED refuses them for now; CANCELED for ever (final).
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED" | "CANCELED";
+            /**
+             * @description Whether inbound ACH debits on this number are ALLOWED or BLOCKED.
+             * @enum {string}
+             */
+            inboundAchDebits: "ALLOWED" | "BLOCKED";
+            /**
+             * Format: date-time
+             * @description When the number was issued, ISO 8601 UTC.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its status or inbound ACH debits last changed (its issue otherwise).
+             */
+            updatedAt: string;
+        };
+        UpdateAccountNumberRequest: {
+            /** @enum {string} */
+            status?: "ACTIVE" | "DISABLED" | "CANCELED";
+            /** @enum {string} */
+            inboundAchDebits?: "ALLOWED" | "BLOCKED";
+        };
+        AccountNumberLookupRequest: {
+            routingNumber: string;
+            accountNumber: string;
+        };
+        /** @description The account the numbers name, and the number's controls (the payment's side decides what they mean). */
+        AccountNumberLookup: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountNumberId: string;
+            /**
+             * @description ACTIVE takes payments; DISABLED refuses them for now; CANCELED for ever (final).
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED" | "CANCELED";
+            /**
+             * @description Whether inbound ACH debits on this number are ALLOWED or BLOCKED.
+             * @enum {string}
+             */
+            inboundAchDebits: "ALLOWED" | "BLOCKED";
+        };
         /** @description The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`. */
         AccountAcknowledgment: {
             /**
@@ -3079,6 +3278,33 @@ export interface components {
             error: null;
             requestId: components["schemas"]["RequestId"];
             log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountNumbersResponse: {
+            data: components["schemas"]["AccountNumbers"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountNumberResponse: {
+            data: components["schemas"]["AccountNumber"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountNumberLookupResponse: {
+            data: components["schemas"]["AccountNumberLookup"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Failure on the customer endpoints. */
         CustomerErrorResponse: {
@@ -3680,6 +3906,25 @@ export interface components {
         };
         /**
          * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `ACCOUNT_NUMBER_NOT_FOUND`: The routing number is not this environment's, or the account number is none of its numbers: the answer is the same either way.
+         */
+        AccountNotFound_lookupAccountNumber: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NUMBER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
          *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
          *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
          */
@@ -3694,6 +3939,25 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `ACCOUNT_NUMBER_NOT_FOUND`: No account number of this account has this id (an id that is not a UUID cannot name one); nothing is changed.
+         */
+        AccountNotFound_updateAccountNumber: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NUMBER_NOT_FOUND";
                     };
                 };
             };
@@ -3745,6 +4009,27 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "RATE_LIMITED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+         *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+         *     - `ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED`: The token's look-ups this minute (ACCOUNT_NUMBER_LOOKUP_RATE_LIMIT_PER_MINUTE) are spent; nothing is looked up or audited; retry after Retry-After.
+         */
+        AccountRateLimited_lookupAccountNumber: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED";
                     };
                 };
             };
@@ -3803,22 +4088,6 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "UNAUTHENTICATED";
-                    };
-                };
-            };
-        };
-        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-        AccountUnprocessableContent: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Cache-Control": components["headers"]["CacheControl"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AccountErrorResponse"] & {
-                    error?: {
-                        /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -3893,6 +4162,38 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
+                    };
+                };
+            };
+        };
+        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+        AccountUnprocessableContent_postTransaction: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /** @description - `ACCOUNT_NUMBER_CANCELED`: The number is CANCELED, which is final; nothing changes (add a new number instead). */
+        AccountUnprocessableContent_updateAccountNumber: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_NUMBER_CANCELED";
                     };
                 };
             };
@@ -4833,6 +5134,11 @@ export interface components {
          * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
          */
         documentId: string;
+        /**
+         * @description The account number's id (`accountNumberId`, any case): never the number itself, which is in no URL. A value that is not a UUID names none.
+         * @example 0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a
+         */
+        accountNumberId: string;
         /**
          * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
          * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
@@ -7261,7 +7567,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_postTransaction"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent"];
+            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -7415,7 +7721,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_postHold"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent"];
+            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -7488,7 +7794,7 @@ export interface operations {
             403: components["responses"]["AccountForbidden"];
             404: components["responses"]["AccountNotFound_getTransaction"];
             409: components["responses"]["AccountConflict_voidHold"];
-            422: components["responses"]["AccountUnprocessableContent"];
+            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -7574,7 +7880,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_reverseTransaction"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent"];
+            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -8957,7 +9263,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "clock.advance";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -9309,7 +9615,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_addAccountNote"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent"];
+            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -9869,6 +10175,274 @@ export interface operations {
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    listAccountNumbers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's numbers and routing number. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "routingNumber": "011000015",
+                     *         "accountNumbers": [
+                     *           {
+                     *             "accountNumber": "123456789015",
+                     *             "accountNumberId": "0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "routingNumber": "011000015",
+                     *             "last4": "9015",
+                     *             "status": "ACTIVE",
+                     *             "inboundAchDebits": "ALLOWED",
+                     *             "createdAt": "2026-12-03T10:00:00.000Z",
+                     *             "updatedAt": "2026-12-03T10:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountNumbersResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    addAccountNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "inboundAchDebits": "BLOCKED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddAccountNumberRequest"];
+            };
+        };
+        responses: {
+            /** @description Added: the number, its last four digits. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountNumberId": "0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "routingNumber": "011000015",
+                     *         "last4": "9015",
+                     *         "status": "ACTIVE",
+                     *         "inboundAchDebits": "ALLOWED",
+                     *         "createdAt": "2026-12-03T10:00:00.000Z",
+                     *         "updatedAt": "2026-12-03T10:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountNumberResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    updateAccountNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The account number's id (`accountNumberId`, any case): never the number itself, which is in no URL. A value that is not a UUID names none.
+                 * @example 0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a
+                 */
+                accountNumberId: components["parameters"]["accountNumberId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "DISABLED",
+                 *       "inboundAchDebits": "BLOCKED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAccountNumberRequest"];
+            };
+        };
+        responses: {
+            /** @description The number as it is now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountNumberId": "0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "routingNumber": "011000015",
+                     *         "last4": "9015",
+                     *         "status": "ACTIVE",
+                     *         "inboundAchDebits": "ALLOWED",
+                     *         "createdAt": "2026-12-03T10:00:00.000Z",
+                     *         "updatedAt": "2026-12-03T10:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountNumberResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_updateAccountNumber"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_updateAccountNumber"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    lookupAccountNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "routingNumber": "011000015",
+                 *       "accountNumber": "123456789015"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountNumberLookupRequest"];
+            };
+        };
+        responses: {
+            /** @description The account and the number's controls. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "accountNumberId": "0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *         "status": "ACTIVE",
+                     *         "inboundAchDebits": "ALLOWED"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountNumberLookupResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_lookupAccountNumber"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited_lookupAccountNumber"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
 }
