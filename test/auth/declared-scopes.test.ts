@@ -115,6 +115,13 @@ const fixtures = {
     const body = { associatedCustomerIds: holders, name: 'Scopes', currency: 'USD', type: 'CHECKING' };
     return (await ok(service.call('POST', '/sandbox/account', { body }), 'account')).json.data.accountId;
   },
+  /** A new account's first number, in full (the static token holds accounts:numbers:read). */
+  async accountNumber(): Promise<{ accountId: string; accountNumberId: string; accountNumber: string }> {
+    const accountId = await fixtures.account();
+    const res = await ok(service.call('GET', `/sandbox/account/${accountId}/account-numbers`), 'account numbers');
+    const [first] = res.json.data.accountNumbers as { accountNumberId: string; accountNumber: string }[];
+    return { accountId, accountNumberId: first!.accountNumberId, accountNumber: first!.accountNumber };
+  },
   async transaction(accountId: string, body: Record<string, unknown>): Promise<string> {
     const res = await ok(
       service.call('POST', `/sandbox/account/${accountId}/transaction`, {
@@ -310,6 +317,15 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   archiveCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { reason: 'DUPLICATE' } }),
   reactivateAccount: async () => ({ params: { accountId: await fixtures.dormantAccount() } }),
   listEscheatment: async () => ({ query: { state: 'NY', limit: '5' } }),
+  listAccountNumbers: async () => ({ params: { accountId: await fixtures.account() } }),
+  addAccountNumber: async () => ({ params: { accountId: await fixtures.account() }, body: {} }),
+  updateAccountNumber: async () => {
+    const { accountId, accountNumberId } = await fixtures.accountNumber();
+    return { params: { accountId, accountNumberId }, body: { inboundAchDebits: 'BLOCKED' } };
+  },
+  lookupAccountNumber: async () => ({
+    body: { routingNumber: '011000015', accountNumber: (await fixtures.accountNumber()).accountNumber },
+  }),
   getClock: async () => ({}),
   // A day each time (refused calls change nothing): nothing in this file turns on the sandbox's time.
   advanceClock: async () => ({ body: { days: 1 } }),
@@ -557,6 +573,23 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
   'Mutation.archiveCustomer': async () => ({
     document: 'mutation($id: ID!) { archiveCustomer(customerId: $id, reason: DUPLICATE) { customerId } }',
     variables: { id: await fixtures.customer() },
+  }),
+  'Mutation.addAccountNumber': async () => ({
+    document: 'mutation($id: ID!) { addAccountNumber(accountId: $id) { id last4 } }',
+    variables: { id: await fixtures.account() },
+  }),
+  'Mutation.updateAccountNumber': async () => {
+    const { accountId, accountNumberId } = await fixtures.accountNumber();
+    return {
+      document:
+        'mutation($a: ID!, $n: ID!) { updateAccountNumber(accountId: $a, accountNumberId: $n, status: DISABLED) { id status } }',
+      variables: { a: accountId, n: accountNumberId },
+    };
+  },
+  'Mutation.lookupAccountNumber': async () => ({
+    document:
+      'mutation($n: String!) { lookupAccountNumber(input: { routingNumber: "011000015", accountNumber: $n }) { accountId } }',
+    variables: { n: (await fixtures.accountNumber()).accountNumber },
   }),
   'Mutation.reactivateAccount': async () => ({
     document: `mutation($id: ID!) { reactivateAccount(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
@@ -870,6 +903,13 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
     request: async () => ({
       document: 'query($id: ID!) { customer(customerId: $id) { customerId timeline(first: 2) { nodes { id } } } }',
       variables: { id: await fixtures.customer() },
+    }),
+  },
+  'Account.accountNumbers': {
+    parentScope: 'accounts:read',
+    request: async () => ({
+      document: 'query($id: ID!) { account(accountId: $id) { accountId accountNumbers { id last4 } } }',
+      variables: { id: await fixtures.account() },
     }),
   },
   'Account.notes': {

@@ -248,6 +248,7 @@ describe('rate limit configuration', () => {
       graphqlCostPerPoint: 100,
       redisUrl: undefined,
       ssnSearchesPerMinute: 30,
+      accountNumberLookupsPerMinute: 600,
     });
     expect(loadConfig({ ...base }).rateLimit).toMatchObject({ points: 6000, authFailures: 20 });
     expect(loadConfig({ ...base, NODE_ENV: 'test' }).rateLimit).toMatchObject({ points: 0, authFailures: 0 });

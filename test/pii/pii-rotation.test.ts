@@ -364,6 +364,7 @@ describe('npm run pii:rotate', () => {
       businessTaxIds: { reencrypted: 0, batches: 0, failed: 0, remaining: 0 },
       documentChunks: { reencrypted: 0, batches: 0, failed: 0, remaining: 0 },
       webhookSecrets: { reencrypted: 3, batches: 1, failed: 0, remaining: 0 },
+      accountNumbers: { reencrypted: 0, batches: 0, failed: 0, remaining: 0 },
     });
     expectAllReadable(cipherWith('new', ['new']), await rows());
     const secrets = await endpointRows();

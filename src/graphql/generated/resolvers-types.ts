@@ -321,11 +321,13 @@ export type AccountNumber = {
   createdAt: Scalars['String']['output'];
   /** The account number's id. */
   id: Scalars['ID']['output'];
+  /** Whether inbound ACH debits on this number are accepted (the payment side applies it). */
   inboundAchDebits: InboundAchDebits;
   /** Its last four digits. */
   last4: Scalars['String']['output'];
   /** The environment's ABA routing number (9 digits). */
   routingNumber: Scalars['String']['output'];
+  /** ACTIVE takes payments; DISABLED refuses them for now; CANCELED for ever. */
   status: AccountNumberStatus;
   /** When its status or inbound ACH debits last changed: ISO 8601 in UTC. */
   updatedAt: Scalars['String']['output'];
@@ -334,10 +336,13 @@ export type AccountNumber = {
 /** The account an inbound payment names, and the number's controls. */
 export type AccountNumberLookup = {
   __typename?: 'AccountNumberLookup';
+  /** The account the numbers name. */
   accountId: Scalars['ID']['output'];
   /** The account number's id. */
   accountNumberId: Scalars['ID']['output'];
+  /** Whether this number accepts inbound ACH debits. */
   inboundAchDebits: InboundAchDebits;
+  /** The number's status: a DISABLED or CANCELED number is found too, and the payment returned. */
   status: AccountNumberStatus;
 };
 
@@ -1082,7 +1087,9 @@ export type EventPage = {
 
 /** Whether inbound ACH debits on an account number are accepted. */
 export type InboundAchDebits =
+  /** An originator may debit the account with this number. */
   | 'ALLOWED'
+  /** Inbound ACH debits with this number are to be returned. */
   | 'BLOCKED';
 
 /**
@@ -1091,16 +1098,21 @@ export type InboundAchDebits =
  */
 export type MaskedAccountNumber = {
   __typename?: 'MaskedAccountNumber';
+  /** The account it pays into. */
   accountId: Scalars['ID']['output'];
+  /** When it was issued: ISO 8601 in UTC. */
   createdAt: Scalars['String']['output'];
   /** The account number's id. */
   id: Scalars['ID']['output'];
+  /** Whether inbound ACH debits on this number are accepted (the payment side applies it). */
   inboundAchDebits: InboundAchDebits;
   /** Its last four digits. */
   last4: Scalars['String']['output'];
   /** The environment's ABA routing number (9 digits). */
   routingNumber: Scalars['String']['output'];
+  /** ACTIVE takes payments; DISABLED refuses them for now; CANCELED for ever. */
   status: AccountNumberStatus;
+  /** When its status or inbound ACH debits last changed: ISO 8601 in UTC. */
   updatedAt: Scalars['String']['output'];
 };
 
