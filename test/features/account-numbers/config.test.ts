@@ -56,4 +56,20 @@ describe('ROUTING_NUMBERS', () => {
     expect(problems[0]).toContain('ROUTING_NUMBERS');
     expect(problems[0]).toContain('ROUTING_NUMBER_INVALID');
   });
+
+  it.each([
+    ['an environment not in ENVIRONMENTS (a typo)', 'prodution-like=021000021', /not in ENVIRONMENTS: prodution-like/],
+    ['one environment twice', 'sandbox=011000015,sandbox=021000021', /more than once: sandbox/],
+  ])('refuses %s with ROUTING_NUMBER_INVALID', (_case, value, message) => {
+    const problems = refused(value);
+    expect(problems).toEqual([expect.stringMatching(message)]);
+    expect(problems[0]).toMatch(/^ROUTING_NUMBER_INVALID: ROUTING_NUMBERS /);
+  });
+
+  it('checks the names against the default ENVIRONMENTS (sandbox) too', () => {
+    expect(configProblems({ ROUTING_NUMBERS: 'sandbox=021000021' })).toEqual([]);
+    expect(configProblems({ ROUTING_NUMBERS: 'production-like=021000021' })).toEqual([
+      expect.stringContaining('ROUTING_NUMBER_INVALID'),
+    ]);
+  });
 });
