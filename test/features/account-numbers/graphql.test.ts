@@ -353,4 +353,29 @@ describe('lookupAccountNumber', () => {
     expect((await counts()).audit).toBe(auditBefore.audit);
     expect(errorCodes(await gql(LOOKUP, { input: body }, tokens.lookup))).toEqual(['ACCOUNT_NUMBER_NOT_FOUND']);
   });
+
+  it('looks up one number per request: aliases and batches are refused, nothing audited', async () => {
+    const token = (
+      await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['accounts:numbers:lookup'] })
+    ).token;
+    const body = { routingNumber: '011000015', accountNumber: '123456789015' };
+    const aliases = Array.from(
+      { length: LOOKUP_LIMIT + 2 },
+      (_, i) => `l${i}: lookupAccountNumber(input: $input) { accountId }`,
+    ).join(' ');
+    const before = await counts();
+    const result = await gql(`mutation($input: AccountNumberLookupInput!) { ${aliases} }`, { input: body }, token);
+    expect(result.status).toBe(400);
+    expect(errorCodes(result)).toEqual(['TOO_MANY_ROOT_FIELDS']);
+    // Nor does a batch of operations in one request.
+    const batch = await service.call('POST', '/sandbox/graphql', {
+      headers: bearer(token),
+      body: Array.from({ length: LOOKUP_LIMIT + 2 }, () => ({
+        query: `mutation($input: AccountNumberLookupInput!) { lookupAccountNumber(input: $input) { accountId } }`,
+        variables: { input: body },
+      })),
+    });
+    expect(batch.status).toBe(400);
+    expect((await counts()).audit).toBe(before.audit);
+  });
 });
