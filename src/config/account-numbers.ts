@@ -26,6 +26,26 @@ export const accountNumbersEnv = {
     .optional(),
 };
 
+/**
+ * An entry naming an environment that is not in ENVIRONMENTS (a typo would leave that environment on the default
+ * routing number, refusing its inbound payments), or one environment twice: ROUTING_NUMBER_INVALID.
+ */
+export function routingNumberProblems(
+  raw: Settings<typeof accountNumbersEnv>,
+  environments: readonly string[],
+  problems: string[],
+): void {
+  const names = routingPairs(raw.ROUTING_NUMBERS ?? []).flatMap((pair) => (pair ? [pair[1]!] : []));
+  const unknown = names.filter((name) => name !== '*' && !environments.includes(name));
+  if (unknown.length > 0)
+    problems.push(
+      `ROUTING_NUMBER_INVALID: ROUTING_NUMBERS names environments that are not in ENVIRONMENTS: ${unknown.join(', ')}`,
+    );
+  const twice = names.filter((name, i) => names.indexOf(name) !== i);
+  if (twice.length > 0)
+    problems.push(`ROUTING_NUMBER_INVALID: ROUTING_NUMBERS names an environment more than once: ${twice.join(', ')}`);
+}
+
 export const accountNumbersConfig = (raw: Settings<typeof accountNumbersEnv>, environments: readonly string[]) => {
   const numbers = new Map(
     routingPairs(raw.ROUTING_NUMBERS ?? []).flatMap((pair) => (pair ? [[pair[1]!, pair[2]!] as const] : [])),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accessConfig, accessEnv } from './access.js';
-import { accountNumbersConfig, accountNumbersEnv } from './account-numbers.js';
+import { accountNumbersConfig, accountNumbersEnv, routingNumberProblems } from './account-numbers.js';
 import { clockConfig, clockEnv } from './clock.js';
 import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
@@ -197,6 +197,7 @@ export function loadConfig(
   if (parsed.success) httpProblems(parsed.data, problems);
   if (parsed.success) statementPdfProblems(parsed.data, problems);
   if (parsed.success) dormancyProblems(parsed.data, problems);
+  if (parsed.success) routingNumberProblems(parsed.data, parsed.data.ENVIRONMENTS, problems);
   if (parsed.success && !options.databaseOnly)
     verificationProblems(parsed.data, parsed.data.NODE_ENV, parsed.data.ENVIRONMENTS, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);

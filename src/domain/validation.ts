@@ -122,6 +122,9 @@ function detailCode(issue: z.core.$ZodIssue): string {
 
 const fieldName = (path: readonly PropertyKey[]) => path.map(String).join('.');
 
+/** Six digits in a row or more: what an unknown key is not echoed with (docs/adr/0107). */
+const LONG_DIGIT_RUN = /\d{6}/;
+
 /** Turns zod issues into error details: one per problem, unknown keys one per key. */
 export function toErrorDetails(error: z.ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -134,6 +137,17 @@ export function toErrorDetails(error: z.ZodError): ErrorDetail[] {
     if (issue.code !== 'invalid_type' && wrongType.has(fieldName(issue.path))) continue;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
+        // A key holding a long run of digits may be a number sent in the wrong place (an account number, an SSN):
+        // it is not repeated in the answer, which names the object it is in instead.
+        if (LONG_DIGIT_RUN.test(key)) {
+          const parent = fieldName(issue.path);
+          details.push({
+            ...(parent && { field: parent }),
+            code: 'UNKNOWN_FIELD',
+            message: 'Unknown field, its name (a long run of digits) not repeated here; remove it.',
+          });
+          continue;
+        }
         details.push({
           field: fieldName([...issue.path, key]),
           code: 'UNKNOWN_FIELD',
