@@ -53,9 +53,15 @@ export const AUDIT_OPERATIONS = [
   'webhook_endpoint.redeliver',
   'pii_rotation.reencrypt_customers',
   'pii_rotation.reencrypt_webhook_secrets',
+  'pii_rotation.reencrypt_account_numbers',
   'api_token.create',
   'api_token.revoke',
   'customer.search',
   'customer.create.refused',
+  // Account numbers (docs/adr/0107): never the digits, in the trail as anywhere else.
+  'account.account_number.create',
+  'account.account_number.update',
+  'account.account_number.read',
+  'account_number.lookup',
   'clock.advance',
 ] as const;

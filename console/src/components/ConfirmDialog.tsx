@@ -19,6 +19,7 @@ export function ConfirmDialog({
   tone = 'danger',
   triggerClassName,
   isDisabled,
+  dismissLabel = 'Cancel',
 }: {
   trigger: string;
   /** `danger` for what cannot be undone or takes something away; `primary` for an ordinary consequence (posting a hold). */
@@ -26,6 +27,8 @@ export function ConfirmDialog({
   /** Extra classes of the trigger (`small` in a table row). */
   triggerClassName?: string;
   isDisabled?: boolean;
+  /** The button that closes the dialog doing nothing ("Keep the number" where the action itself is a cancellation). */
+  dismissLabel?: string;
   title: string;
   children: ReactNode;
   confirmLabel: string;
@@ -71,7 +74,7 @@ export function ConfirmDialog({
                 {confirmLabel}
               </Button>
               <Button slot="close" className="react-aria-Button secondary" isDisabled={busy}>
-                Cancel
+                {dismissLabel}
               </Button>
             </div>
           </Dialog>

@@ -31,6 +31,7 @@ import type {
 import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
 import { useCan, useViewer } from '../viewer';
+import { AccountNumbersPanel } from './AccountNumbersPanel';
 
 /**
  * The account's summary. Later parts of the page (the balance chart from `Account.balanceHistory`, the
@@ -751,6 +752,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <PageSections
         sections={[
           ['balance-heading', 'Balance'],
+          ['account-numbers-heading', 'Account numbers'],
           ...(account.relationships ? [['holders-heading', 'Holders'] as const] : []),
           ['flags-heading', 'Flags'],
           ['statement-heading', 'Statement'],
@@ -784,6 +786,8 @@ export function AccountPage({ accountId }: { accountId: string }) {
         <BalanceHistory accountId={account.accountId} currency={account.currency} posted={account.balance.posted} />
         {open ? <OverdraftLimit accountId={account.accountId} currency={account.currency} /> : null}
       </section>
+      {/* Keyed: another account's page starts with its numbers hidden (the digits leave with the panel). */}
+      <AccountNumbersPanel key={account.accountId} accountId={account.accountId} />
       {account.relationships ? (
         <Holders accountId={account.accountId} version={account.version} relationships={account.relationships} />
       ) : null}
