@@ -292,7 +292,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: '`011000015` for every environment (a valid test routing number)',
     example: '`production=021000021,*=011000015`',
     description:
-      "Each environment's ABA routing number, answered with its account numbers and compared by `POST /{environment}/account-numbers/lookup`: `environment=123456789` entries, `*` for every other environment ([account numbers](../account-numbers.md)). Each must be 9 digits passing the ABA checksum (3-7-1); the service does not start otherwise (`ROUTING_NUMBER_INVALID`). Set it for every real environment.",
+      "Each environment's ABA routing number, answered with its account numbers and compared by `POST /{environment}/account-numbers/lookup`: `environment=123456789` entries, `*` for every other environment ([account numbers](../account-numbers.md)). Each must be 9 digits passing the ABA checksum (3-7-1), and each entry must name an environment of `ENVIRONMENTS` (or `*`), once; the service does not start otherwise (`ROUTING_NUMBER_INVALID`). Set it for every real environment.",
   },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: '`5000`',

@@ -330,7 +330,10 @@ describe('the OpenAPI document', () => {
 
   it('shows no SSN-like value in any response example; the only request SSN is the documentation example 123-45-6789', () => {
     const ssnLike = /(?<!\d)\d{3}-?\d{2}-?\d{4}(?!\d)/;
-    for (const example of responseExamples(document)) expect(JSON.stringify(example)).not.toMatch(ssnLike);
+    // A routing number is nine digits by nature: the default test one (ROUTING_NUMBERS) is no SSN, and removed first.
+    const withoutRoutingNumber = (text: string) => text.replaceAll('"routingNumber":"011000015"', '"routingNumber":""');
+    for (const example of responseExamples(document))
+      expect(withoutRoutingNumber(JSON.stringify(example))).not.toMatch(ssnLike);
     const requestSsns = REST_ROUTES.flatMap((route) => ('requestBody' in route ? [route.requestBody.example] : []))
       .map((example) => (example as Json).socialSecurityNumber)
       .filter(Boolean);

@@ -285,7 +285,9 @@ export type EntityType =
 
 /** Whether inbound ACH debits on an account number are accepted. */
 export type InboundAchDebits =
+  /** An originator may debit the account with this number. */
   | 'ALLOWED'
+  /** Inbound ACH debits with this number are to be returned. */
   | 'BLOCKED';
 
 /** A phone number of a customer. */
