@@ -127,6 +127,7 @@ describe('the console’s accounts list', () => {
     )) as { label: string; heading: string | null }[];
     expect(targets.map(({ label }) => label)).toEqual([
       'Balance',
+      'Account numbers',
       'Holders',
       'Flags',
       'Statement',

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
 import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
@@ -45,6 +45,18 @@ afterAll(async () => {
 
 const browserIt = hasChromium() ? it : it.skip;
 
+/**
+ * Waits until the field's native validity caught up with its new text. React Aria clears the custom validity ("Write
+ * what was done and why.", set while the field was empty) in an effect after the render; on a loaded machine a click
+ * right after `fill` can beat that effect, and the browser then refuses to submit the form. No person types and
+ * presses within that frame.
+ */
+async function validated(field: Locator): Promise<void> {
+  await expect
+    .poll(() => field.evaluate((element) => (element as unknown as { validity: { valid: boolean } }).validity.valid))
+    .toBe(true);
+}
+
 describe('case notes in the console', () => {
   const { open, expectClean } = watchedPages(
     () => browser!,
@@ -69,10 +81,12 @@ describe('case notes in the console', () => {
     expect(adds).toEqual([]);
 
     await form.getByRole('textbox', { name: 'Note' }).fill('Called about the card.\nWill call back Monday.');
+    await validated(form.getByRole('textbox', { name: 'Note' }));
     await form.getByRole('button', { name: 'Add note' }).dblclick();
     const list = notes.getByRole('list', { name: 'Notes, newest first' });
     await list.getByText('Will call back Monday.', { exact: false }).waitFor();
     await form.getByRole('textbox', { name: 'Note' }).fill('Card replaced.');
+    await validated(form.getByRole('textbox', { name: 'Note' }));
     await form.getByRole('button', { name: 'Add note' }).click();
     await form.getByRole('status').filter({ hasText: 'Note added.' }).waitFor();
     await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
@@ -92,6 +106,7 @@ describe('case notes in the console', () => {
     await page.goto(`${service.url}/console/accounts/${accountId}`);
     const accountNotes = page.getByRole('region', { name: 'Notes' });
     await accountNotes.getByRole('textbox', { name: 'Note' }).fill('Statement sent by post.');
+    await validated(accountNotes.getByRole('textbox', { name: 'Note' }));
     await accountNotes.getByRole('button', { name: 'Add note' }).click();
     await accountNotes
       .getByRole('list', { name: 'Notes, newest first' })
