@@ -138,8 +138,7 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
     setAdded(false);
     setText(value);
   };
-  // A ref, not `result.loading` or a disabled button: a second press can arrive before React renders, and a React
-  // Aria button disabled in the middle of a press ignores the presses after it.
+  // A ref, not `result.loading`: a second press can arrive before React renders the disabled button.
   const sending = useRef(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -156,8 +155,8 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
       .then((answer) => {
         // An answer for a text the agent has since edited must not clear what they typed.
         if (!answer.data || key.current !== sentKey) return;
-        // The key stays until the text is edited: a press that raced this answer with the old text replays it.
         setText('');
+        key.current = null;
         setAdded(true);
         onAdded();
       })
@@ -170,7 +169,9 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
     <form onSubmit={submit} className="stacked-form" aria-label="Add a note">
       <FormProblems error={result.error} labels={(name) => (name === 'text' ? 'Note' : undefined)}>
         <NoteField text={text} onChange={edit} />
-        <Button type="submit">Add note</Button>
+        <Button type="submit" isDisabled={result.loading}>
+          Add note
+        </Button>
         {added ? (
           <p role="status" className="done">
             Note added.
