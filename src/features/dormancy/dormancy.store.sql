@@ -2,9 +2,12 @@
 
 -- cas_dormancy_mark_due
 WITH due AS (
-       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)
-       AND (a.activity_status IS NULL
-            OR (a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int))) ORDER BY a.id LIMIT $5::int
+       SELECT d.id FROM (SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
+         AND a.activity_status IS NULL AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)
+       UNION ALL
+       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
+         AND a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int)
+         AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)) d ORDER BY d.id LIMIT $5::int
      ), changed AS (
        UPDATE accounts a SET
          activity_status = CASE WHEN a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int) THEN 'DORMANT' ELSE 'INACTIVE' END,
@@ -40,14 +43,17 @@ WITH due AS (
        SELECT a.id, a.last_activity_at FROM accounts a CROSS JOIN LATERAL (SELECT (SELECT upper(btrim(c.addresses -> 0 ->> 'state')) FROM account_customers ac
        JOIN customers c ON c.id = ac.customer_id AND c.environment = ac.environment
        WHERE ac.account_id = a.id AND ac.environment = a.environment AND ac.role = 'OWNER' ORDER BY ac.position LIMIT 1) AS state) s
-       WHERE a.environment = $1::varchar AND a.closed_at IS NULL AND a.last_activity_at IS NOT NULL
-         AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at AND ($3::jsonb ->> s.state) IS NOT NULL
-         AND a.last_activity_at + make_interval(years => ($3::jsonb ->> s.state)::int) - make_interval(days => $4::int) <= $2::timestamptz
+       WHERE a.environment = $1::varchar AND a.last_activity_at IS NOT NULL AND a.closed_at IS NULL AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at
+         AND a.last_activity_at <= $2::timestamptz + make_interval(days => $4::int + 2)
+           - make_interval(years => (SELECT min(p.years::int) FROM jsonb_each_text($3::jsonb) AS p(state, years)))
+         AND ($3::jsonb ->> s.state) IS NOT NULL AND a.last_activity_at + make_interval(years => ($3::jsonb ->> s.state)::int) - make_interval(days => $4::int) <= $2::timestamptz
        ORDER BY a.id LIMIT $5::int
      ), changed AS (
        UPDATE accounts a SET escheatment_noticed_for = a.last_activity_at
-       FROM due d WHERE a.id = d.id AND a.environment = $1::varchar AND a.closed_at IS NULL
-         AND a.last_activity_at = d.last_activity_at AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at
+       FROM due d WHERE a.id = d.id AND a.environment = $1::varchar AND a.last_activity_at = d.last_activity_at
+         AND a.closed_at IS NULL AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at
+         AND a.last_activity_at <= $2::timestamptz + make_interval(days => $4::int + 2)
+           - make_interval(years => (SELECT min(p.years::int) FROM jsonb_each_text($3::jsonb) AS p(state, years)))
        RETURNING a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
   array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
                         WHERE ac.account_id = a.id AND ac.environment = a.environment

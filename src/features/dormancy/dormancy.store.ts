@@ -34,8 +34,30 @@ const DUE = `a.closed_at IS NULL AND a.last_activity_at <= $2::timestamptz - mak
        AND (a.activity_status IS NULL
             OR (a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int)))`;
 
+/**
+ * The accounts the rule finds due, as two ranges of accounts_dormancy_due_idx (migration 20261214000000): the active
+ * ones idle INACTIVE_AFTER_DAYS, the INACTIVE ones idle DORMANT_AFTER_DAYS. Only the due accounts are read, never
+ * the environment's others (a DORMANT account is in neither range), so a batch costs what it changes, and a day
+ * with many due accounts costs its batches, not its batches times the environment's accounts.
+ */
+const DUE_LOOK_UP = `SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
+         AND a.activity_status IS NULL AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)
+       UNION ALL
+       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
+         AND a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int)
+         AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)`;
+
 /** $3 the periods ({state: years}), $4 ESCHEATMENT_NOTICE_DAYS; `s.state` the primary owner's state. */
 const ESCHEATMENT_DUE_AT = `a.last_activity_at + make_interval(years => ($3::jsonb ->> s.state)::int)`;
+
+/**
+ * Open accounts not noticed for their last activity, idle at least the shortest period less the notice window (a
+ * range of accounts_escheatment_due_idx, migration 20261214000000), two days wider than the rule (a year is not a
+ * fixed number of days): only these are looked up by their owner's state, not every account of the environment.
+ */
+const ESCHEATMENT_CANDIDATE = `a.closed_at IS NULL AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at
+         AND a.last_activity_at <= $2::timestamptz + make_interval(days => $4::int + 2)
+           - make_interval(years => (SELECT min(p.years::int) FROM jsonb_each_text($3::jsonb) AS p(state, years)))`;
 
 /** The day's audit event of each changed row (alias `x`), with the day's request id: once per account and day. */
 const dayAudit = (
@@ -48,7 +70,7 @@ const SQL = {
   markDue: statement(
     'dormancy_mark_due',
     `WITH due AS (
-       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND ${DUE} ORDER BY a.id LIMIT $5::int
+       SELECT d.id FROM (${DUE_LOOK_UP}) d ORDER BY d.id LIMIT $5::int
      ), changed AS (
        UPDATE accounts a SET
          activity_status = CASE WHEN a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int) THEN 'DORMANT' ELSE 'INACTIVE' END,
@@ -71,14 +93,13 @@ const SQL = {
     'dormancy_notice_escheatment',
     `WITH due AS (
        SELECT a.id, a.last_activity_at FROM accounts a CROSS JOIN LATERAL (SELECT ${PRIMARY_OWNER_STATE} AS state) s
-       WHERE a.environment = $1::varchar AND a.closed_at IS NULL AND a.last_activity_at IS NOT NULL
-         AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at AND ($3::jsonb ->> s.state) IS NOT NULL
-         AND ${ESCHEATMENT_DUE_AT} - make_interval(days => $4::int) <= $2::timestamptz
+       WHERE a.environment = $1::varchar AND a.last_activity_at IS NOT NULL AND ${ESCHEATMENT_CANDIDATE}
+         AND ($3::jsonb ->> s.state) IS NOT NULL AND ${ESCHEATMENT_DUE_AT} - make_interval(days => $4::int) <= $2::timestamptz
        ORDER BY a.id LIMIT $5::int
      ), changed AS (
        UPDATE accounts a SET escheatment_noticed_for = a.last_activity_at
-       FROM due d WHERE a.id = d.id AND a.environment = $1::varchar AND a.closed_at IS NULL
-         AND a.last_activity_at = d.last_activity_at AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at
+       FROM due d WHERE a.id = d.id AND a.environment = $1::varchar AND a.last_activity_at = d.last_activity_at
+         AND ${ESCHEATMENT_CANDIDATE}
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${dayAudit("'account.escheatment_notice'").replace("ARRAY['status']", "ARRAY['escheatment']")}),
      event AS (${eventInsert('$1::varchar', 'changed', {
