@@ -63,15 +63,19 @@ export function serviceEnvironment(
 
 /**
  * The service exactly as production starts it (`node [npm start's flags] dist/main.js`), pointed at the bench
- * database.
+ * database; `extra` adds to its environment (the clock-advance scenario's environments).
  */
-export function startService(ctx: BenchContext, node: string): Promise<RunningServer> {
+export function startService(
+  ctx: BenchContext,
+  node: string,
+  extra: Record<string, string> = {},
+): Promise<RunningServer> {
   return startServer({
     name: 'service',
     command: node,
     args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
     cwd: ctx.repoRoot,
-    env: serviceEnvironment(ctx),
+    env: serviceEnvironment(ctx, undefined, undefined, extra),
     readyPath: '/readyz',
     readyStatus: 200,
     logDir: ctx.logDir,

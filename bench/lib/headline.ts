@@ -1,3 +1,4 @@
+import { type ClockAdvanceReport, clockLinearityRow } from './clock-advance.js';
 import { logRatioInterval, pairedLogRatios } from './interval.js';
 import { median } from './measure.js';
 import {
@@ -98,9 +99,14 @@ const headlineCell = ({ figure, runs }: Headline): string =>
 
 /**
  * The figures docs/performance.md quotes, between its markers: each target as the latest full run measured it,
- * and its headline from the history. Rendered from bench/results alone (`npm run bench:tables`).
+ * and its headline from the history; then the newest clock-advance run's linearity, when one is stored. Rendered
+ * from bench/results alone (`npm run bench:tables`).
  */
-export function renderPerformanceFigures(report: BenchReport, history: readonly HistoryLine[]): string[] {
+export function renderPerformanceFigures(
+  report: BenchReport,
+  history: readonly HistoryLine[],
+  clockAdvance: ClockAdvanceReport | null = null,
+): string[] {
   const latest = evaluateTargets(report);
   const lines = [
     `Latest full run: ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${report.machine.gitCommit ?? 'n/a'}, ` +
@@ -119,6 +125,11 @@ export function renderPerformanceFigures(report: BenchReport, history: readonly 
     lines.push(
       `| ${row.target} | ${row.measured} | ${metCell(row.met)} | ${comparison === null ? '– (not in the history)' : headlineCell(headlineOf(history, comparison))} |`,
     );
+  }
+  if (clockAdvance) {
+    const row = clockLinearityRow(clockAdvance);
+    const started = clockAdvance.startedAt.slice(0, 16).replace('T', ' ');
+    lines.push(`| ${row.target} | ${row.measured} (run of ${started} UTC) | ${metCell(row.met)} | – (its own run) |`);
   }
   return lines;
 }

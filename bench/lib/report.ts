@@ -14,6 +14,7 @@ import {
 } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 import { type DataGrowthReport, renderGrowthSummary } from './growth-report.js';
+import { type ClockAdvanceReport, renderClockAdvance } from './clock-advance.js';
 
 export interface BenchReport {
   startedAt: string;
@@ -305,6 +306,8 @@ export const metCell = (met: boolean | null): string => (met === null ? '–' : 
 export interface RenderContext {
   /** The newest `npm run bench:data-growth` run, summarised beside this run's figures (it is not part of this run). */
   dataGrowth?: DataGrowthReport | null;
+  /** The newest stored clock-advance run, likewise. */
+  clockAdvance?: ClockAdvanceReport | null;
 }
 
 function conditionLines(report: BenchReport): string[] {
@@ -471,6 +474,10 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
   if (context.dataGrowth) {
     lines.push('', '### Cost as data grows (`npm run bench:data-growth`)', '');
     lines.push(...renderGrowthSummary(context.dataGrowth));
+  }
+  if (context.clockAdvance) {
+    lines.push('', '### End of day at scale (`npm run bench -- --scenarios clock-advance`)', '');
+    lines.push(...renderClockAdvance(context.clockAdvance));
   }
 
   lines.push('', `### Targets (service on ${machine.nodeVersions.reference})`, '');

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CLOCK_ADVANCE_DIR, type ClockAdvanceReport } from './clock-advance.js';
 import type { DataGrowthReport } from './growth-report.js';
 import { type BenchReport, renderMarkdown } from './report.js';
 import { parseHistory, renderPerformanceFigures } from './headline.js';
@@ -10,8 +11,14 @@ const FULL_RUN_JSON = /^\d{4}-\d{2}-\d{2}T[\d-]+Z\.json$/;
 const DATA_GROWTH_DIR = 'bench/results/data-growth';
 
 /** The newest stored data-growth run, or null when there is none. */
-export function newestDataGrowth(repoRoot: string): DataGrowthReport | null {
-  const dir = path.join(repoRoot, DATA_GROWTH_DIR);
+export const newestDataGrowth = (repoRoot: string): DataGrowthReport | null => newestStored(repoRoot, DATA_GROWTH_DIR);
+
+/** The newest stored clock-advance run (`npm run bench -- --scenarios clock-advance`), or null when there is none. */
+export const newestClockAdvance = (repoRoot: string): ClockAdvanceReport | null =>
+  newestStored(repoRoot, CLOCK_ADVANCE_DIR);
+
+function newestStored<T>(repoRoot: string, folder: string): T | null {
+  const dir = path.join(repoRoot, folder);
   let files: string[];
   try {
     files = readdirSync(dir)
@@ -21,7 +28,7 @@ export function newestDataGrowth(repoRoot: string): DataGrowthReport | null {
     return null;
   }
   const newest = files.at(-1);
-  return newest === undefined ? null : (JSON.parse(readFileSync(path.join(dir, newest), 'utf8')) as DataGrowthReport);
+  return newest === undefined ? null : (JSON.parse(readFileSync(path.join(dir, newest), 'utf8')) as T);
 }
 
 /** The lines of docs/performance.md between these markers are the benchmark's, rendered from bench/results. */
@@ -66,9 +73,11 @@ export function storedResults(
 export function renderBenchTables(repoRoot: string, outDir = path.join(repoRoot, 'bench/results')): string[] {
   const stored = storedResults(repoRoot, outDir);
   if (stored === null) return [`no full run in ${path.relative(repoRoot, outDir)}: nothing rendered`];
-  const markdown = renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot) });
+  const clockAdvance = newestClockAdvance(repoRoot);
+  const markdown = renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot), clockAdvance });
   writeFileSync(path.join(outDir, 'latest.md'), markdown);
   const page = path.join(repoRoot, PERFORMANCE_PAGE);
-  writeFileSync(page, withFigures(readFileSync(page, 'utf8'), renderPerformanceFigures(stored.report, stored.history)));
+  const figures = renderPerformanceFigures(stored.report, stored.history, clockAdvance);
+  writeFileSync(page, withFigures(readFileSync(page, 'utf8'), figures));
   return [`${path.relative(repoRoot, path.join(outDir, 'latest.md'))} and ${PERFORMANCE_PAGE} from ${stored.file}`];
 }
