@@ -7,6 +7,7 @@ import { type BenchReport, evaluateTargets, renderMarkdown } from '../../bench/l
 import {
   FIGURES_END,
   FIGURES_START,
+  newestClockAdvance,
   newestDataGrowth,
   PERFORMANCE_PAGE,
   storedResults,
@@ -135,9 +136,10 @@ describe('the headline of a figure', () => {
     const page = readFileSync(`${repoRoot}/${PERFORMANCE_PAGE}`, 'utf8');
     expect(page).toContain(FIGURES_START);
     expect(page).toContain(FIGURES_END);
-    expect(withFigures(page, renderPerformanceFigures(stored.report, stored.history))).toBe(page);
+    const clockAdvance = newestClockAdvance(repoRoot);
+    expect(withFigures(page, renderPerformanceFigures(stored.report, stored.history, clockAdvance))).toBe(page);
     expect(readFileSync(`${repoRoot}/bench/results/latest.md`, 'utf8')).toBe(
-      renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot) }),
+      renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot), clockAdvance }),
     );
   });
 });
