@@ -1133,7 +1133,9 @@ export type Mutation = {
    * CUSTOMER_NOT_FOUND (see `extensions.details`), CUSTOMER_ALREADY_LINKED (already on the account with another
    * role: change it with `setAccountRelationship`), ROLE_REQUIRES_INDIVIDUAL (a BUSINESS customer as
    * AUTHORIZED_SIGNER or AUTHORIZED_USER), ACCOUNT_CUSTOMER_LIMIT (20 customers) or CUSTOMER_ACCOUNT_LIMIT (the
-   * customer already holds 100 accounts); nothing changes then.
+   * customer already holds 100 accounts), or, in an environment that requires verified customers
+   * (docs/verification-providers.md), VERIFICATION_REQUIRED (the customer is not VERIFIED, whatever its role; one
+   * detail naming it); nothing changes then.
    */
   addAccountCustomer: Account;
   /**

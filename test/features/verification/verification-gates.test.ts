@@ -61,6 +61,10 @@ function expectVerificationRequired(
 const POST_TRANSACTION = `mutation($a: ID!, $i: PostTransactionInput!) { postTransaction(accountId: $a, input: $i) { transactionId } }`;
 const TRANSFER = `mutation($i: TransferInput!) { transfer(input: $i) { transferId } }`;
 const CREATE_ACCOUNT = `mutation($i: CreateAccountInput!) { createAccount(input: $i) { accountId } }`;
+const ADD_CUSTOMER = `mutation($a: ID!, $c: ID!, $r: AccountRole) { addAccountCustomer(accountId: $a, customerId: $c, role: $r) { accountId customerIds } }`;
+
+const addHolder = (environment: string, accountId: string, body: Record<string, unknown>) =>
+  service.call('POST', `/${environment}/account/${accountId}/customer`, { body });
 
 describe('an environment without the gate', () => {
   it('creates accounts for and moves money of UNVERIFIED customers, as the contract says', async () => {
@@ -73,6 +77,21 @@ describe('an environment without the gate', () => {
     });
     expect(viaGraphql.json.errors).toBeUndefined();
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('adds UNVERIFIED holders, over REST and GraphQL', async () => {
+    const [a, b, c] = [
+      await customer('sandbox', false),
+      await customer('sandbox', false),
+      await customer('sandbox', false),
+    ];
+    const account = await createAccount(service, [a]);
+    const added = await addHolder('sandbox', account.accountId, { customerId: b });
+    expectSuccess(added, 'account', 200);
+    expect(added.json.data.customers).toEqual([a, b]);
+    const viaGraphql = await graphql(service, ADD_CUSTOMER, { a: account.accountId, c, r: 'AUTHORIZED_USER' });
+    expect(viaGraphql.json.errors).toBeUndefined();
+    expect(viaGraphql.json.data.addAccountCustomer.customerIds).toEqual([a, b, c]);
   });
 
   it('does not freeze a rejected customer’s accounts', async () => {
@@ -183,6 +202,42 @@ describe('a gated environment', () => {
     expect(overturned.status, overturned.text).toBe(200);
     expectFailure(await deposit(GATED, own.accountId), 'account', 409, 'ACCOUNT_FROZEN');
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('refuses a holder that is not VERIFIED, whatever its role, naming it, over REST and GraphQL; changes nothing', async () => {
+    const [a, b] = [await customer(GATED, true), await customer(GATED, true)];
+    const unverified = await customer(GATED, false);
+    const account = await createAccount(service, [a], GATED);
+    const pool = service.database.pool;
+    const rest = await expectNoChange(pool, () => addHolder(GATED, account.accountId, { customerId: unverified }));
+    expectVerificationRequired(rest, 'account', [unverified]);
+    const signer = await expectNoChange(pool, () =>
+      addHolder(GATED, account.accountId, { customerId: unverified, role: 'AUTHORIZED_SIGNER' }),
+    );
+    expectVerificationRequired(signer, 'account', [unverified]);
+    const viaGraphql = await expectNoChange(pool, () =>
+      graphql(service, ADD_CUSTOMER, { a: account.accountId, c: unverified }, { environment: GATED }),
+    );
+    expect(errorCodes(viaGraphql)).toEqual(['VERIFICATION_REQUIRED']);
+    expect(viaGraphql.json.errors[0].extensions.details).toEqual([
+      { field: 'customerId', code: 'CUSTOMER_NOT_VERIFIED', message: `Customer ${unverified} is not VERIFIED.` },
+    ]);
+    const read = await service.call('GET', `/${GATED}/account/${account.accountId}`);
+    expect(read.json.data.customers).toEqual([a]);
+
+    // A customer that does not exist is still CUSTOMER_NOT_FOUND; a VERIFIED one is added, over both surfaces.
+    const missing = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    expectFailure(
+      await addHolder(GATED, account.accountId, { customerId: missing }),
+      'account',
+      422,
+      'CUSTOMER_NOT_FOUND',
+    );
+    expectSuccess(await addHolder(GATED, account.accountId, { customerId: b }), 'account', 200);
+    const c = await customer(GATED, true);
+    const added = await graphql(service, ADD_CUSTOMER, { a: account.accountId, c }, { environment: GATED });
+    expect(added.json.errors).toBeUndefined();
+    expect(added.json.data.addAccountCustomer.customerIds).toEqual([a, b, c]);
   });
 
   it('refuses the reversal of a transfer when the other side’s customer is not VERIFIED', async () => {

@@ -371,7 +371,7 @@ export interface paths {
         put?: never;
         /**
          * Add a customer to an account
-         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Not in the contract, optional: `role` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}).
+         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Not in the contract, optional: `role` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}). In an environment that requires verification (VERIFICATION_REQUIRED), the customer must be VERIFIED, whatever its role.
          *
          *     Requires the scope `accounts:write`.
          *
@@ -3428,6 +3428,7 @@ export interface components {
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
          *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
          *     - `CUSTOMER_ALREADY_LINKED`: The customer is on the account with another role.
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): the customer is not VERIFIED (one detail naming it); nothing changes.
          */
         AccountConflict_addAccountCustomer: {
             headers: {
@@ -3439,7 +3440,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CUSTOMER_ARCHIVED" | "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED";
+                        code?: "CUSTOMER_ARCHIVED" | "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
