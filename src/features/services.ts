@@ -175,6 +175,7 @@ export function createDomainServices(deps: {
       time,
       { reopenWindowDays: deps.reopenWindowDays ?? DEFAULT_REOPEN_WINDOW_DAYS },
       (environment, read) => customers.withProfiles(environment, read),
+      gates,
     ),
     dormancy,
     history: new HistoryService(deps.stores, time, deps.history),

@@ -1198,6 +1198,9 @@ export type Mutation = {
    * writing nothing, with ACCOUNT_NOT_FOUND, ACCOUNT_CLOSED (already closed, or the disbursement account is),
    * ACCOUNT_HAS_PENDING_HOLDS, ACCOUNT_BALANCE_NOT_ZERO (money left and no disbursement account, or a debt), or the
    * transfer's own refusals (ACCOUNT_NOT_FOUND for the disbursement account, CURRENCY_MISMATCH, ACCOUNT_FROZEN, ...).
+   * In an environment that requires verified customers, also VERIFICATION_REQUIRED when `disbursementAccountId` is
+   * given and a customer of that account is not VERIFIED (the closing account itself is not gated; a FROZEN one, as a
+   * rejected customer's is, closes once empty but disburses nothing: ACCOUNT_FROZEN).
    */
   closeAccount: Account;
   /**

@@ -1161,7 +1161,7 @@ export interface paths {
         put?: never;
         /**
          * Close an account
-         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DORMANCY, DECEASED, OTHER. A remaining balance needs `disbursementAccountId`, another account of the environment in the same currency: the balance moves there by a transfer in the same transaction (as `POST /{environment}/transfer` moves it: its audit event, two `transaction.posted` events, the caller's posting limits). Then the account is closed, by the environment's clock: every posting on it is refused (ACCOUNT_CLOSED), its history, statements and balance history stay, and it answers `status: "CLOSED"`, `closedAt`, `closeReason`. Audited (`account.close`), event `account.closed`. Reopen it with `POST …/reopen` within ACCOUNT_REOPEN_WINDOW_DAYS. `DELETE` still deletes an empty account. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
+         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DORMANCY, DECEASED, OTHER. A remaining balance needs `disbursementAccountId`, another account of the environment in the same currency: the balance moves there by a transfer in the same transaction (as `POST /{environment}/transfer` moves it: its audit event, two `transaction.posted` events, the caller's posting limits). In an environment that requires verification (VERIFICATION_REQUIRED), every customer of `disbursementAccountId` must be VERIFIED; the closing account's need not be, but a FROZEN closing account disburses nothing (ACCOUNT_FROZEN). Then the account is closed, by the environment's clock: every posting on it is refused (ACCOUNT_CLOSED), its history, statements and balance history stay, and it answers `status: "CLOSED"`, `closedAt`, `closeReason`. Audited (`account.close`), event `account.closed`. Reopen it with `POST …/reopen` within ACCOUNT_REOPEN_WINDOW_DAYS. `DELETE` still deletes an empty account. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
          *
          *     Requires the scope `accounts:controls`.
          *
@@ -3466,6 +3466,7 @@ export interface components {
          *     - `ACCOUNT_HAS_PENDING_HOLDS`: The account has a pending hold.
          *     - `ACCOUNT_CLOSED`: The account is already closed, or the disbursement account is closed.
          *     - `ACCOUNT_FROZEN`: An account of the disbursement carries FROZEN (DEBITS_BLOCKED / CREDITS_BLOCKED refuse it too).
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of the disbursement account is not VERIFIED (one detail per customer); nothing changes. The closing account is not gated.
          */
         AccountConflict_closeAccount: {
             headers: {
@@ -3477,7 +3478,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "ACCOUNT_BALANCE_NOT_ZERO" | "ACCOUNT_HAS_PENDING_HOLDS" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN";
+                        code?: "ACCOUNT_BALANCE_NOT_ZERO" | "ACCOUNT_HAS_PENDING_HOLDS" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
