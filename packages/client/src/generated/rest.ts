@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a verification document
-         * @description Not in the contract. The body is the file itself (not JSON): application/pdf, image/png, image/jpeg, at most 10485760 bytes (10 MiB), whose first bytes must be that media type's (its magic number). Read as it arrives and stored only encrypted under the PII keys, with its size and SHA-256; the answer is its metadata (no file name is taken or kept). An UNVERIFIED customer's verification moves to NEEDS_REVIEW (`customer.verification_updated`, which never carries a document); a business's APPROVED CERTIFICATE_OF_FORMATION meets its `formation_document` requirement. Audited (`customer.verification.document_upload`). No Idempotency-Key: a repeat stores a second document (compare `sha256`).
+         * @description Not in the contract. The body is the file itself (not JSON): application/pdf, image/png, image/jpeg, at most VERIFICATION_DOCUMENT_MAX_BYTES bytes (the instance's setting, 1 KiB to 10 MiB; 10485760, 10 MiB, by default), whose first bytes must be that media type's (its magic number). Read as it arrives and stored only encrypted under the PII keys, with its size and SHA-256; the answer is its metadata (no file name is taken or kept). An UNVERIFIED customer's verification moves to NEEDS_REVIEW (`customer.verification_updated`, which never carries a document); a business's APPROVED CERTIFICATE_OF_FORMATION meets its `formation_document` requirement. Audited (`customer.verification.document_upload`). No Idempotency-Key: a repeat stores a second document (compare `sha256`).
          *
          *     Requires the scope `verification:write`.
          *
@@ -4842,7 +4842,7 @@ export interface components {
                 };
             };
         };
-        /** @description - `DOCUMENT_CONTENT_TOO_LARGE`: The body is longer than 10485760 bytes: refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored. */
+        /** @description - `DOCUMENT_CONTENT_TOO_LARGE`: The body is longer than VERIFICATION_DOCUMENT_MAX_BYTES (10485760 bytes by default; the message names the limit): refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored. */
         CustomerPayloadTooLarge_uploadVerificationDocument: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -6197,7 +6197,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The file's bytes, at most 10485760 bytes. */
+        /** @description The file's bytes, at most VERIFICATION_DOCUMENT_MAX_BYTES (10485760 by default). */
         requestBody: {
             content: {
                 "application/pdf": string;
