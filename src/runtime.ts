@@ -197,6 +197,7 @@ export async function startService(
         config.verification.provider === 'sandbox' ? sandboxProvider(config.verification.sandboxDelayMs) : null,
       verification: {
         required: config.verification.required,
+        documentMaxBytes: config.verification.documentMaxBytes,
         ...(config.verification.http && {
           http: {
             provider: httpProvider(config.verification.http),

@@ -38,7 +38,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   VERIFICATION_PROVIDER_NOT_CONFIGURED:
     'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production; set `http` for a vendor); nothing changes.',
   VERIFICATION_REQUIRED:
-    'The environment is gated (`VERIFICATION_REQUIRED`): an account for, or money posted on an account of, a customer that is not VERIFIED; the details name each such customer. Nothing changes.',
+    'The environment is gated (`VERIFICATION_REQUIRED`) and a customer involved is not VERIFIED: an account for it, its addition to an account, or money posted on an account of it (a closing disbursement included); the details name each such customer. Nothing changes.',
   VERIFICATION_CALLBACK_SIGNATURE_INVALID:
     "A verification vendor's callback whose Standard Webhooks signature or timestamp does not verify (401); nothing is applied.",
   VERIFICATION_CHECK_NOT_FOUND:

@@ -647,6 +647,13 @@ export const SETTINGS: Record<string, SettingText> = {
   VERIFICATION_REQUIRED: {
     default: 'empty: no environment gated',
     example: '`production`',
-    description: 'Gated environments: accounts and postings need VERIFIED customers; a rejection freezes accounts.',
+    description:
+      'Gated environments: accounts, new holders, postings and closing disbursements need VERIFIED customers; a rejection freezes accounts.',
+  },
+  VERIFICATION_DOCUMENT_MAX_BYTES: {
+    default: '`10mb`',
+    example: '`5mb`',
+    description:
+      'The largest verification document an upload may carry: a longer one is refused (413 DOCUMENT_CONTENT_TOO_LARGE), nothing stored. It can lower the 10 MiB cap, not raise it.',
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, integer, type Settings } from './settings.js';
+import { byteSize, commaList, integer, type Settings } from './settings.js';
 
 /** The verification providers (docs/adr/0101, 0104); `none`: checks are refused. */
 export const VERIFICATION_PROVIDERS = ['sandbox', 'http', 'none'] as const;
@@ -31,6 +31,9 @@ export const verificationEnv = {
   VERIFICATION_HTTP_RETRIES: integer('VERIFICATION_HTTP_RETRIES', 0, 10).default(4),
   VERIFICATION_HTTP_RESULT_TIMEOUT_S: integer('VERIFICATION_HTTP_RESULT_TIMEOUT_S', 60, 30 * 86_400).default(86_400),
   VERIFICATION_REQUIRED: z.string().transform(commaList).default([]),
+  // A document's cap (docs/adr/0103): at most DOCUMENT_LIMITS.maxBytes (src/features/verification), the most an upload
+  // is ever held in memory and what stored documents' sizes promise; at least 1 KiB, room for any real file's header.
+  VERIFICATION_DOCUMENT_MAX_BYTES: byteSize('VERIFICATION_DOCUMENT_MAX_BYTES', 1, 10).default(10 * 1024 * 1024),
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -91,5 +94,7 @@ export const verificationConfig = (raw: Settings<typeof verificationEnv>, nodeEn
         : undefined,
     /** The gated environments (VERIFICATION_REQUIRED): none by default, so the contract holds unchanged. */
     required: [...new Set(raw.VERIFICATION_REQUIRED)],
+    /** The largest document an upload may carry (VERIFICATION_DOCUMENT_MAX_BYTES): 10 MiB by default, the most. */
+    documentMaxBytes: raw.VERIFICATION_DOCUMENT_MAX_BYTES,
   },
 });

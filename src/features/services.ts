@@ -92,6 +92,8 @@ export function createDomainServices(deps: {
   /** The gated environments (VERIFICATION_REQUIRED) and the `http` provider (docs/adr/0104). */
   verification?: {
     required?: readonly string[];
+    /** The largest document an upload may carry (VERIFICATION_DOCUMENT_MAX_BYTES); 10 MiB when absent. */
+    documentMaxBytes?: number;
     http?: {
       provider: SubmittingProvider;
       opener: SealedFieldOpener;
@@ -162,7 +164,9 @@ export function createDomainServices(deps: {
     beneficialOwners: new BeneficialOwnerService(deps.stores),
     verification,
     verificationCallbacks,
-    verificationDocuments: new VerificationDocumentService(deps.stores, deps.protector),
+    verificationDocuments: new VerificationDocumentService(deps.stores, deps.protector, {
+      maxBytes: deps.verification?.documentMaxBytes,
+    }),
     accounts,
     accountNumbers,
     audit: new AuditService(deps.stores),
@@ -175,6 +179,7 @@ export function createDomainServices(deps: {
       time,
       { reopenWindowDays: deps.reopenWindowDays ?? DEFAULT_REOPEN_WINDOW_DAYS },
       (environment, read) => customers.withProfiles(environment, read),
+      gates,
     ),
     dormancy,
     history: new HistoryService(deps.stores, time, deps.history),

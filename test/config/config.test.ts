@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { DOCUMENT_LIMITS } from '../../src/features/verification/index.js';
 import { configProblems } from '../support/config.js';
 
 const key = () => randomBytes(32).toString('base64');
@@ -561,7 +562,7 @@ describe('loadConfig', () => {
 
 describe('verification settings (docs/adr/0101)', () => {
   it('answer checks with the sandbox outside production, after 2 s, applied every second', () => {
-    const ungated = { http: undefined, required: [] };
+    const ungated = { http: undefined, required: [], documentMaxBytes: DOCUMENT_LIMITS.maxBytes };
     expect(loadConfig({}).verification).toEqual({
       provider: 'sandbox',
       sandboxDelayMs: 2000,
@@ -642,6 +643,21 @@ describe('the http verification provider and the gates (docs/adr/0104)', () => {
       'VERIFICATION_HTTP_URL must be https (plain http only to a loopback address outside production): the call carries personal data';
     expect(problemsOf(http('http://kyc.example/checks'))).toEqual([plain]);
     expect(problemsOf({ ...productionEnv(), ...http('http://127.0.0.1:8080/checks') })).toEqual([plain]);
+  });
+
+  it('caps a document at 10 MiB by default; VERIFICATION_DOCUMENT_MAX_BYTES lowers it, from 1 KiB, never raises it', () => {
+    expect(loadConfig({}).verification.documentMaxBytes).toBe(10 * 1024 * 1024);
+    expect(loadConfig({ VERIFICATION_DOCUMENT_MAX_BYTES: '1024' }).verification.documentMaxBytes).toBe(1024);
+    expect(loadConfig({ VERIFICATION_DOCUMENT_MAX_BYTES: '5mb' }).verification.documentMaxBytes).toBe(5 * 1024 * 1024);
+    expect(loadConfig({ VERIFICATION_DOCUMENT_MAX_BYTES: '10485760' }).verification.documentMaxBytes).toBe(10485760);
+    for (const value of ['1023', '10485761', '11mb', '0'])
+      expect(problemsOf({ VERIFICATION_DOCUMENT_MAX_BYTES: value })).toEqual([
+        expect.stringContaining('VERIFICATION_DOCUMENT_MAX_BYTES must be between 1kb and 10mb'),
+      ]);
+    for (const value of ['5 MiB', '-1', '1e6'])
+      expect(problemsOf({ VERIFICATION_DOCUMENT_MAX_BYTES: value })).toEqual([
+        expect.stringContaining('VERIFICATION_DOCUMENT_MAX_BYTES must look like 65536, 64kb or 1mb'),
+      ]);
   });
 
   it('gates no environment by default, and only configured ones', () => {

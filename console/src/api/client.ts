@@ -35,6 +35,9 @@ export function createClient(environment: string, token: string): { client: Apol
         Event: { keyFields: ['eventId'] },
         WebhookEndpoint: { keyFields: ['endpointId'] },
         Viewer: { keyFields: [] },
+        // One customer's verification, whichever query read it (its own panel, a business's owner list): a decision
+        // or a check's result read in one shows in the other.
+        Verification: { keyFields: ['customerId'] },
       },
     }),
     defaultOptions: { watchQuery: { fetchPolicy: 'cache-and-network' } },

@@ -30,8 +30,11 @@ type Details = NonNullable<CustomerDetailsQuery['customer']>;
 type Owner = NonNullable<Details['beneficialOwners']>[number];
 type Ownership = Details['beneficialOwnerOf'][number];
 
-/** Refetching the page's query after a change: the owners, their sum and the business's version move together. */
-const REFETCH = { refetchQueries: ['CustomerDetails'], awaitRefetchQueries: true };
+/**
+ * Refetching the page's queries after a change: the owners, their sum and the business's version move together, and
+ * so do the verification panel's requirements (an owner's own requirement comes and goes with it).
+ */
+const REFETCH = { refetchQueries: ['CustomerDetails', 'CustomerVerification'], awaitRefetchQueries: true };
 
 const prongsLabel = (prongs: readonly BeneficialOwnerProng[]) => prongs.map(enumLabel).join(' and ');
 const share = (percentage: string | null | undefined) => (percentage ? `${percentage} %` : 'none');

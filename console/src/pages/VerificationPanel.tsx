@@ -3,11 +3,11 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { downloadFile } from '../api/download';
 import { RestProblem } from '../api/errors';
 import { readSession } from '../session';
-import { Button, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { Button, Link, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormProblems, ProblemTextField } from '../components/FormProblems';
 import { ProblemMessage } from '../components/ProblemMessage';
-import { instant } from '../format';
+import { customerName, enumLabel, instant } from '../format';
 import { graphql } from '../gql';
 import type {
   CustomerVerificationQuery,
@@ -15,12 +15,31 @@ import type {
   VerificationDocumentReasonCode,
   VerificationDocumentReviewStatus,
 } from '../gql/graphql';
+import { paths } from '../router';
 import { useCan, useViewer } from '../viewer';
 
 const CustomerVerification = graphql(`
   query CustomerVerification($customerId: ID!) {
     customer(customerId: $customerId) {
       id
+      beneficialOwners {
+        customerId
+        prongs
+        ownershipPercentage
+        customer {
+          id
+          firstName
+          middleName
+          lastName
+          business {
+            legalName
+          }
+          verification {
+            customerId
+            status
+          }
+        }
+      }
       verification {
         customerId
         status
@@ -95,6 +114,7 @@ const ReviewDocument = graphql(`
 `);
 
 type Verification = NonNullable<NonNullable<CustomerVerificationQuery['customer']>['verification']>;
+type Owner = NonNullable<NonNullable<CustomerVerificationQuery['customer']>['beneficialOwners']>[number];
 type Document = Verification['documents'][number];
 
 const statusLabel: Record<string, string> = {
@@ -112,41 +132,91 @@ export const fileSize = (bytes: number) =>
       ? `${(bytes / 1024).toFixed(1)} KiB`
       : `${(bytes / 1048576).toFixed(1)} MiB`;
 
-/** What every customer of a kind needs (docs/verification.md); an owner's own requirement is listed while it stands. */
+/** What every customer of a kind needs (docs/verification.md), in the checklist's order; a business's owners follow. */
 const baseRequirements = (business: boolean) =>
   business ? ['business_check', 'formation_document', 'beneficial_owners'] : ['identity_check'];
+
+/** Each requirement in words, as docs/verification.md states when it is met. */
+const requirementText: Record<string, string> = {
+  identity_check: "A check of the person's name, date of birth, address and SSN.",
+  business_check: "A check of the business's legal name, EIN, address and formation.",
+  formation_document: 'An approved certificate of formation.',
+  beneficial_owners:
+    'Its beneficial owners under the CDD rule: at least one control person, and every owner listed by ownership at 25 % or more.',
+};
+
+const OWNER_PREFIX = 'owner_verification:';
 
 type RequirementState = 'due' | 'pending' | 'met';
 const requirementLabel: Record<RequirementState, string> = { due: 'Due', pending: 'Pending', met: 'Met' };
 
-/** The requirements as one checklist: due (with each error's code and reason), pending, and met (neither listed). */
-function Requirements({ requirements, business }: { requirements: Verification['requirements']; business: boolean }) {
-  const items: { name: string; state: RequirementState }[] = [
-    ...requirements.currentlyDue.map((name) => ({ name, state: 'due' as const })),
-    ...requirements.pendingVerification.map((name) => ({ name, state: 'pending' as const })),
-  ];
-  const listed = new Set(items.map((item) => item.name));
-  for (const name of baseRequirements(business)) if (!listed.has(name)) items.push({ name, state: 'met' });
+/** An owner's requirement: who, as what, and where its own verification stands (a link to its page). */
+function OwnerRequirement({ owner }: { owner: Owner }) {
+  const name = owner.customer ? customerName(owner.customer) : owner.customerId;
+  const share = owner.ownershipPercentage ? `, ${owner.ownershipPercentage} %` : '';
+  const status = owner.customer?.verification?.status;
+  return (
+    <span className="requirement-text">
+      {' '}
+      Beneficial owner <Link href={paths.customer(owner.customerId)}>{name}</Link> (
+      {owner.prongs.map(enumLabel).join(' and ')}
+      {share}) is verified. {status ? <span className="owner-status">Its status: {statusLabel[status]}.</span> : null}
+    </span>
+  );
+}
+
+/**
+ * The requirements as one checklist: due (with each error's code and reason), pending, and met (neither listed).
+ * A business's list is complete: its check, its formation document, its owners under the CDD rule, then one item per
+ * owner (met once that owner is VERIFIED, with the owner's own status), so an item turns Met when its evidence
+ * arrives instead of leaving the list.
+ */
+function Requirements({
+  requirements,
+  business,
+  owners,
+}: {
+  requirements: Verification['requirements'];
+  business: boolean;
+  owners: readonly Owner[];
+}) {
+  const due = new Set(requirements.currentlyDue);
+  const pending = new Set(requirements.pendingVerification);
+  const stateOf = (name: string): RequirementState => (due.has(name) ? 'due' : pending.has(name) ? 'pending' : 'met');
+  const ownerOf = new Map(owners.map((owner) => [`${OWNER_PREFIX}${owner.customerId}`, owner]));
+  const names = [...baseRequirements(business), ...(business ? ownerOf.keys() : [])];
+  // Anything else the API lists (a requirement this console does not know yet) is shown too, after the rest.
+  for (const name of [...requirements.currentlyDue, ...requirements.pendingVerification])
+    if (!names.includes(name)) names.push(name);
   return (
     <ul className="checklist" aria-label="Requirements">
-      {items.map((item) => (
-        <li key={item.name} className={`requirement ${item.state}`}>
-          <span className={`badge ${item.state}`}>{requirementLabel[item.state]}</span> <code>{item.name}</code>
-          {requirements.errors
-            .filter((error) => error.requirement === item.name)
-            .map((error) => (
-              <span key={error.code} className="requirement-error">
-                {' '}
-                <code>{error.code}</code> {error.reason}
-              </span>
-            ))}
-        </li>
-      ))}
+      {names.map((name) => {
+        const state = stateOf(name);
+        const owner = ownerOf.get(name);
+        return (
+          <li key={name} className={`requirement ${state}`}>
+            <span className={`badge ${state}`}>{requirementLabel[state]}</span> <code>{name}</code>
+            {owner ? (
+              <OwnerRequirement owner={owner} />
+            ) : requirementText[name] ? (
+              <span className="requirement-text"> {requirementText[name]}</span>
+            ) : null}
+            {requirements.errors
+              .filter((error) => error.requirement === name)
+              .map((error) => (
+                <span key={error.code + error.reason} className="requirement-error">
+                  {' '}
+                  <code>{error.code}</code> {error.reason}
+                </span>
+              ))}
+          </li>
+        );
+      })}
     </ul>
   );
 }
 
-function RunCheck({ customerId }: { customerId: string }) {
+function RunCheck({ customerId, business }: { customerId: string; business: boolean }) {
   const [request, result] = useMutation(RequestCheck, { refetchQueries: [CustomerVerification] });
   return (
     <div className="actions">
@@ -154,7 +224,7 @@ function RunCheck({ customerId }: { customerId: string }) {
         onPress={() => void request({ variables: { customerId } }).catch(() => undefined)}
         isDisabled={result.loading}
       >
-        Run identity check
+        {business ? 'Run business check' : 'Run identity check'}
       </Button>
       {result.data ? (
         <p role="status" className="done">
@@ -509,7 +579,8 @@ function DocumentContent({ customerId, document }: { customerId: string; documen
 
 /**
  * A customer's verification (docs/verification.md): its status, what is due, the checks, the documents and the
- * decision; with `verification:write` a check request, with `verification:decide` a decision and document reviews.
+ * decision; with `verification:write` a check request (a business's check for a business), with `verification:decide`
+ * a decision and document reviews. A business's checklist names its owners with their own statuses.
  * Read again every second while a check runs, so its result shows when it arrives.
  */
 export function VerificationPanel({ customerId, business }: { customerId: string; business: boolean }) {
@@ -540,8 +611,12 @@ export function VerificationPanel({ customerId, business }: { customerId: string
             </span>
           </p>
           <h3>Requirements</h3>
-          <Requirements requirements={verification.requirements} business={business} />
-          {canWrite ? <RunCheck customerId={customerId} /> : null}
+          <Requirements
+            requirements={verification.requirements}
+            business={business}
+            owners={data?.customer?.beneficialOwners ?? []}
+          />
+          {canWrite ? <RunCheck customerId={customerId} business={business} /> : null}
           <h3>Checks</h3>
           {verification.checks.length === 0 ? (
             <p className="empty">No checks.</p>

@@ -235,7 +235,7 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Add a customer to an account',
-    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. ${WRITE_ANSWER_NOTE} ${NO_OP_NOTE} Not in the contract, optional: \`role\` (${ROLES_NOTE} OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}).`,
+    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. ${WRITE_ANSWER_NOTE} ${NO_OP_NOTE} Not in the contract, optional: \`role\` (${ROLES_NOTE} OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}). In an environment that requires verification (VERIFICATION_REQUIRED), the customer must be VERIFIED, whatever its role.`,
     scope: 'accounts:write',
     naturallyIdempotent: true,
     requestBody: {
@@ -261,6 +261,11 @@ export const ACCOUNTS_ROUTES = [
       roleValidationFailure,
       roleRequiresIndividualFailure,
       failure('CUSTOMER_ALREADY_LINKED', 'The customer is on the account with another role.', customerAlreadyLinked()),
+      failure(
+        'VERIFICATION_REQUIRED',
+        'A gated environment (VERIFICATION_REQUIRED): the customer is not VERIFIED (one detail naming it); nothing changes.',
+        verificationRequired([EXAMPLE_IDS.otherCustomerId]),
+      ),
     ],
   },
   {

@@ -257,7 +257,9 @@ export class AccountService {
 
   /**
    * Links one more existing customer of the environment with a role (OWNER by default: a joint holder); already
-   * linked with this role: unchanged; with another: CUSTOMER_ALREADY_LINKED (setRole changes it).
+   * linked with this role: unchanged; with another: CUSTOMER_ALREADY_LINKED (setRole changes it). In a gated
+   * environment the customer must be VERIFIED (VERIFICATION_REQUIRED), whatever its role, as an account's first
+   * customers must: else an unverified person would hold an account the creation's gate kept from it.
    */
   async addCustomer(caller: Caller, accountId: string, input: unknown): Promise<Account> {
     authorize(caller, 'accounts:write');
@@ -265,6 +267,8 @@ export class AccountService {
     if (!isRecordId(accountId)) throw accountNotFound();
     const id = customerId.toLowerCase();
     if (!isRecordId(id)) throw referencedCustomersNotFound([customerId]);
+    // Before the write, as the creation's (a customer that does not exist is not named: the store answers for it).
+    await this.verificationGate.assertCustomersVerified(caller.environment, [id]);
     const audit = auditEventFor(caller, {
       operation: 'account.customer.add',
       resourceType: 'account',

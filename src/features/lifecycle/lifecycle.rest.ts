@@ -13,6 +13,7 @@ import {
   customerNotFound,
   referencedAccountNotFound,
   tokenLimitExceeded,
+  verificationRequired,
 } from '../../domain/errors.js';
 import { EXAMPLE_IDS } from '../../rest/operations/examples.js';
 import { accountNotFoundFailure, failure, validationFailureOf } from '../../rest/operations/failures.js';
@@ -40,6 +41,7 @@ export const LIFECYCLE_ROUTES = [
     description:
       `Not in the contract. \`reason\`: one of ${ACCOUNT_CLOSE_REASONS.join(', ')}. A remaining balance needs \`disbursementAccountId\`, ` +
       "another account of the environment in the same currency: the balance moves there by a transfer in the same transaction (as `POST /{environment}/transfer` moves it: its audit event, two `transaction.posted` events, the caller's posting limits). " +
+      "In an environment that requires verification (VERIFICATION_REQUIRED), every customer of `disbursementAccountId` must be VERIFIED; the closing account's need not be, but a FROZEN closing account disburses nothing (ACCOUNT_FROZEN). " +
       'Then the account is closed, by the environment\'s clock: every posting on it is refused (ACCOUNT_CLOSED), its history, statements and balance history stay, and it answers `status: "CLOSED"`, `closedAt`, `closeReason`. ' +
       `Audited (\`account.close\`), event \`account.closed\`. Reopen it with \`POST …/reopen\` within ACCOUNT_REOPEN_WINDOW_DAYS. \`DELETE\` still deletes an empty account. ${ANSWER_NOTE} ${REPEAT_NOTE}`,
     scope: 'accounts:controls',
@@ -89,6 +91,11 @@ export const LIFECYCLE_ROUTES = [
         accountFrozen(),
       ),
       failure('TOKEN_LIMIT_EXCEEDED', "The disbursement is over the token's posting limits.", tokenLimitExceeded()),
+      failure(
+        'VERIFICATION_REQUIRED',
+        'A gated environment (VERIFICATION_REQUIRED): a customer of the disbursement account is not VERIFIED (one detail per customer); nothing changes. The closing account is not gated.',
+        verificationRequired([EXAMPLE_IDS.otherCustomerId]),
+      ),
     ],
   },
   {

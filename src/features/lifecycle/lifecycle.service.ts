@@ -1,6 +1,6 @@
 import type { Account } from '../accounts/index.js';
 import type { Customer } from '../customers/index.js';
-import { limitCheckFor, refusalError } from '../ledger/index.js';
+import { type HolderVerificationGate, limitCheckFor, refusalError } from '../ledger/index.js';
 import { auditEventFor } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
 import type { Caller } from '../../domain/caller.js';
@@ -50,6 +50,8 @@ export class LifecycleService {
     private readonly clock: EnvironmentTime = realTime,
     private readonly options: LifecycleOptions = { reopenWindowDays: DEFAULT_REOPEN_WINDOW_DAYS },
     private readonly profiles: ProfileReader = (_environment, customers) => Promise.resolve(customers),
+    /** The verification gate (docs/adr/0104, 0106): the disbursement account's customers; none by default. */
+    private readonly verificationGate: HolderVerificationGate = { assertHoldersVerified: async () => undefined },
   ) {}
 
   /**
@@ -59,6 +61,9 @@ export class LifecycleService {
    * Refused, writing nothing: ACCOUNT_NOT_FOUND; ACCOUNT_CLOSED (already closed); ACCOUNT_HAS_PENDING_HOLDS;
    * ACCOUNT_BALANCE_NOT_ZERO (money left and no disbursement account, or a debt); the transfer's own refusals
    * (ACCOUNT_NOT_FOUND naming `disbursementAccountId`, CURRENCY_MISMATCH, ACCOUNT_CLOSED, ACCOUNT_FROZEN, ...).
+   * In a gated environment, VERIFICATION_REQUIRED when a customer of the disbursement account is not VERIFIED (the
+   * closing account's are not asked: a rejected customer's account must still close; its freeze, a flag, still
+   * refuses the disbursement).
    */
   async closeAccount(caller: Caller, accountId: string, input: unknown): Promise<Account> {
     authorize(caller, 'accounts:controls');
@@ -75,6 +80,9 @@ export class LifecycleService {
           message: 'Must be another account than the one closing.',
         },
       ]);
+    // Asked whenever a disbursement account is named, before the closing's transaction: whether money remains is
+    // known only under its lock, and the gate's read needs no lock (docs/adr/0106, amendment of 2026-12-04).
+    if (toAccountId !== undefined) await this.verificationGate.assertHoldersVerified(caller.environment, [toAccountId]);
     const closedAt = await this.clock.now(caller.environment);
     const disbursement: Disbursement | null =
       toAccountId === undefined ? null : this.disbursement(caller, id, toAccountId, valid.reason);

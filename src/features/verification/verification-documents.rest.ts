@@ -40,7 +40,7 @@ export const DOCUMENT_ROUTES = [
     tag: 'Customers',
     summary: 'Upload a verification document',
     description:
-      `Not in the contract. The body is the file itself (not JSON): ${DOCUMENT_MEDIA_TYPES.join(', ')}, at most ${DOCUMENT_LIMITS.maxBytes} bytes (10 MiB), whose first bytes must be that media type's (its magic number). ` +
+      `Not in the contract. The body is the file itself (not JSON): ${DOCUMENT_MEDIA_TYPES.join(', ')}, at most VERIFICATION_DOCUMENT_MAX_BYTES bytes (the instance's setting, 1 KiB to 10 MiB; ${DOCUMENT_LIMITS.maxBytes}, 10 MiB, by default), whose first bytes must be that media type's (its magic number). ` +
       'Read as it arrives and stored only encrypted under the PII keys, with its size and SHA-256; the answer is its metadata (no file name is taken or kept). ' +
       "An UNVERIFIED customer's verification moves to NEEDS_REVIEW (`customer.verification_updated`, which never carries a document); a business's APPROVED CERTIFICATE_OF_FORMATION meets its `formation_document` requirement. " +
       'Audited (`customer.verification.document_upload`). No Idempotency-Key: a repeat stores a second document (compare `sha256`).',
@@ -48,7 +48,7 @@ export const DOCUMENT_ROUTES = [
     withoutIdempotencyKey: 'a repeat stores a second document; compare sha256 after a lost answer',
     rawBody: {
       mediaTypes: DOCUMENT_MEDIA_TYPES,
-      description: `The file's bytes, at most ${DOCUMENT_LIMITS.maxBytes} bytes.`,
+      description: `The file's bytes, at most VERIFICATION_DOCUMENT_MAX_BYTES (${DOCUMENT_LIMITS.maxBytes} by default).`,
     },
     query: { schema: uploadQuerySchema, example: { type: 'ID_DOCUMENT' } },
     success: {
@@ -71,7 +71,7 @@ export const DOCUMENT_ROUTES = [
       customerMissing,
       failure(
         'DOCUMENT_CONTENT_TOO_LARGE',
-        `The body is longer than ${DOCUMENT_LIMITS.maxBytes} bytes: refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored.`,
+        `The body is longer than VERIFICATION_DOCUMENT_MAX_BYTES (${DOCUMENT_LIMITS.maxBytes} bytes by default; the message names the limit): refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored.`,
         documentTooLarge(DOCUMENT_LIMITS.maxBytes),
       ),
       failure(

@@ -4,7 +4,8 @@ import { DOCUMENT_REASON_CODES, DOCUMENT_TYPES, type DocumentMediaType } from '.
 /**
  * docs/adr/0103: a document's limits. The content is read a piece at a time and sealed in chunks of `chunkBytes`, so
  * an upload holds at most `maxBytes` of ciphertext (and one chunk of plaintext) while it is read, and an instance
- * reads at most `concurrentUploads` at once.
+ * reads at most `concurrentUploads` at once. `maxBytes` is the ceiling: VERIFICATION_DOCUMENT_MAX_BYTES may lower an
+ * instance's cap (src/config/verification.ts), never raise it, so a stored document's size is always within it.
  */
 export const DOCUMENT_LIMITS = {
   maxBytes: 10 * 1024 * 1024,

@@ -47,11 +47,16 @@ export interface DocumentContent {
  */
 export class VerificationDocumentService {
   private uploading = 0;
+  /** The largest content an upload may carry: VERIFICATION_DOCUMENT_MAX_BYTES, at most DOCUMENT_LIMITS.maxBytes. */
+  private readonly maxBytes: number;
 
   constructor(
     private readonly stores: { verificationDocuments: VerificationDocumentStore },
     private readonly sealer: DocumentSealer,
-  ) {}
+    options: { maxBytes?: number } = {},
+  ) {
+    this.maxBytes = Math.min(options.maxBytes ?? DOCUMENT_LIMITS.maxBytes, DOCUMENT_LIMITS.maxBytes);
+  }
 
   /**
    * Refusals, each storing nothing: VALIDATION_FAILED (type), CUSTOMER_NOT_FOUND, DOCUMENT_CONTENT_TOO_LARGE (announced or
@@ -61,8 +66,8 @@ export class VerificationDocumentService {
     authorize(caller, 'verification:write');
     const { type } = parseInput(uploadQuerySchema, { type: input.type });
     if (!isRecordId(customerId)) throw customerNotFound();
-    if (input.declaredLength !== undefined && input.declaredLength > DOCUMENT_LIMITS.maxBytes)
-      throw documentTooLarge(DOCUMENT_LIMITS.maxBytes);
+    if (input.declaredLength !== undefined && input.declaredLength > this.maxBytes)
+      throw documentTooLarge(this.maxBytes);
     if (this.uploading >= DOCUMENT_LIMITS.concurrentUploads)
       throw documentUploadsBusy(DOCUMENT_LIMITS.concurrentUploads);
     this.uploading += 1;
@@ -70,7 +75,7 @@ export class VerificationDocumentService {
       const id = customerId.toLowerCase();
       const documentId = newId();
       const binding = { environment: caller.environment, customerId: id, documentId };
-      const read = await readSealed(input.content, input.mediaType, (seq, plaintext) =>
+      const read = await readSealed(input.content, input.mediaType, this.maxBytes, (seq, plaintext) =>
         this.sealer.sealChunk(binding, seq, plaintext),
       );
       const upload = await this.stores.verificationDocuments.insert(
@@ -180,11 +185,12 @@ const documentAudit = (
 /**
  * Reads the content a piece at a time: its first bytes are checked against the media type's magic number as soon as
  * they are in, the whole is digested, and every DOCUMENT_LIMITS.chunkBytes of plaintext are sealed at once and let go.
- * Stops reading, and throws, as soon as the content goes past the limit.
+ * Stops reading, and throws, as soon as the content goes past `maxBytes`.
  */
 async function readSealed(
   content: AsyncIterable<Uint8Array>,
   mediaType: DocumentMediaType,
+  maxBytes: number,
   seal: (seq: number, plaintext: Uint8Array) => SealedChunk,
 ): Promise<{ chunks: SealedChunk[]; sizeBytes: number; sha256: Buffer }> {
   const magic = MAGIC_NUMBERS[mediaType];
@@ -213,7 +219,7 @@ async function readSealed(
   };
   for await (const piece of content) {
     sizeBytes += piece.length;
-    if (sizeBytes > DOCUMENT_LIMITS.maxBytes) throw documentTooLarge(DOCUMENT_LIMITS.maxBytes);
+    if (sizeBytes > maxBytes) throw documentTooLarge(maxBytes);
     const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.length);
     digest.update(bytes);
     pending.push(bytes);

@@ -1133,7 +1133,9 @@ export type Mutation = {
    * CUSTOMER_NOT_FOUND (see `extensions.details`), CUSTOMER_ALREADY_LINKED (already on the account with another
    * role: change it with `setAccountRelationship`), ROLE_REQUIRES_INDIVIDUAL (a BUSINESS customer as
    * AUTHORIZED_SIGNER or AUTHORIZED_USER), ACCOUNT_CUSTOMER_LIMIT (20 customers) or CUSTOMER_ACCOUNT_LIMIT (the
-   * customer already holds 100 accounts); nothing changes then.
+   * customer already holds 100 accounts), or, in an environment that requires verified customers
+   * (docs/verification-providers.md), VERIFICATION_REQUIRED (the customer is not VERIFIED, whatever its role; one
+   * detail naming it); nothing changes then.
    */
   addAccountCustomer: Account;
   /**
@@ -1196,6 +1198,9 @@ export type Mutation = {
    * writing nothing, with ACCOUNT_NOT_FOUND, ACCOUNT_CLOSED (already closed, or the disbursement account is),
    * ACCOUNT_HAS_PENDING_HOLDS, ACCOUNT_BALANCE_NOT_ZERO (money left and no disbursement account, or a debt), or the
    * transfer's own refusals (ACCOUNT_NOT_FOUND for the disbursement account, CURRENCY_MISMATCH, ACCOUNT_FROZEN, ...).
+   * In an environment that requires verified customers, also VERIFICATION_REQUIRED when `disbursementAccountId` is
+   * given and a customer of that account is not VERIFIED (the closing account itself is not gated; a FROZEN one, as a
+   * rejected customer's is, closes once empty but disburses nothing: ACCOUNT_FROZEN).
    */
   closeAccount: Account;
   /**

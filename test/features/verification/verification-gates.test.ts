@@ -61,6 +61,17 @@ function expectVerificationRequired(
 const POST_TRANSACTION = `mutation($a: ID!, $i: PostTransactionInput!) { postTransaction(accountId: $a, input: $i) { transactionId } }`;
 const TRANSFER = `mutation($i: TransferInput!) { transfer(input: $i) { transferId } }`;
 const CREATE_ACCOUNT = `mutation($i: CreateAccountInput!) { createAccount(input: $i) { accountId } }`;
+const ADD_CUSTOMER = `mutation($a: ID!, $c: ID!, $r: AccountRole) { addAccountCustomer(accountId: $a, customerId: $c, role: $r) { accountId customerIds } }`;
+const CLOSE = `mutation($a: ID!, $to: ID) { closeAccount(accountId: $a, reason: CUSTOMER_REQUEST, disbursementAccountId: $to) { accountId status } }`;
+
+const addHolder = (environment: string, accountId: string, body: Record<string, unknown>) =>
+  service.call('POST', `/${environment}/account/${accountId}/customer`, { body });
+const close = (environment: string, accountId: string, disbursementAccountId?: string) =>
+  service.call('POST', `/${environment}/account/${accountId}/close`, {
+    body: { reason: 'CUSTOMER_REQUEST', ...(disbursementAccountId && { disbursementAccountId }) },
+  });
+const balance = async (environment: string, accountId: string) =>
+  (await service.call('GET', `/${environment}/account/${accountId}`)).json.data.amount as number;
 
 describe('an environment without the gate', () => {
   it('creates accounts for and moves money of UNVERIFIED customers, as the contract says', async () => {
@@ -72,6 +83,32 @@ describe('an environment without the gate', () => {
       i: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: '1.00' },
     });
     expect(viaGraphql.json.errors).toBeUndefined();
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('adds UNVERIFIED holders and closes to an UNVERIFIED customer’s account, over REST and GraphQL', async () => {
+    const [a, b, c] = [
+      await customer('sandbox', false),
+      await customer('sandbox', false),
+      await customer('sandbox', false),
+    ];
+    const account = await createAccount(service, [a]);
+    const added = await addHolder('sandbox', account.accountId, { customerId: b });
+    expectSuccess(added, 'account', 200);
+    expect(added.json.data.customers).toEqual([a, b]);
+    const viaGraphql = await graphql(service, ADD_CUSTOMER, { a: account.accountId, c, r: 'AUTHORIZED_USER' });
+    expect(viaGraphql.json.errors).toBeUndefined();
+    expect(viaGraphql.json.data.addAccountCustomer.customerIds).toEqual([a, b, c]);
+
+    const [other, another] = [await createAccount(service, [b]), await createAccount(service, [c])];
+    expectSuccess(await deposit('sandbox', account.accountId, '7.00'), 'account', 201);
+    expectSuccess(await close('sandbox', account.accountId, other.accountId), 'account', 200);
+    expect(await balance('sandbox', other.accountId)).toBe(7);
+    expectSuccess(await deposit('sandbox', other.accountId, '3.00'), 'account', 201);
+    const closed = await graphql(service, CLOSE, { a: other.accountId, to: another.accountId });
+    expect(closed.json.errors).toBeUndefined();
+    expect(closed.json.data.closeAccount.status).toBe('CLOSED');
+    expect(await balance('sandbox', another.accountId)).toBe(10);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
@@ -183,6 +220,108 @@ describe('a gated environment', () => {
     expect(overturned.status, overturned.text).toBe(200);
     expectFailure(await deposit(GATED, own.accountId), 'account', 409, 'ACCOUNT_FROZEN');
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('refuses a holder that is not VERIFIED, whatever its role, naming it, over REST and GraphQL; changes nothing', async () => {
+    const [a, b] = [await customer(GATED, true), await customer(GATED, true)];
+    const unverified = await customer(GATED, false);
+    const account = await createAccount(service, [a], GATED);
+    const pool = service.database.pool;
+    const rest = await expectNoChange(pool, () => addHolder(GATED, account.accountId, { customerId: unverified }));
+    expectVerificationRequired(rest, 'account', [unverified]);
+    const signer = await expectNoChange(pool, () =>
+      addHolder(GATED, account.accountId, { customerId: unverified, role: 'AUTHORIZED_SIGNER' }),
+    );
+    expectVerificationRequired(signer, 'account', [unverified]);
+    const viaGraphql = await expectNoChange(pool, () =>
+      graphql(service, ADD_CUSTOMER, { a: account.accountId, c: unverified }, { environment: GATED }),
+    );
+    expect(errorCodes(viaGraphql)).toEqual(['VERIFICATION_REQUIRED']);
+    expect(viaGraphql.json.errors[0].extensions.details).toEqual([
+      { field: 'customerId', code: 'CUSTOMER_NOT_VERIFIED', message: `Customer ${unverified} is not VERIFIED.` },
+    ]);
+    const read = await service.call('GET', `/${GATED}/account/${account.accountId}`);
+    expect(read.json.data.customers).toEqual([a]);
+
+    // A customer that does not exist is still CUSTOMER_NOT_FOUND; a VERIFIED one is added, over both surfaces.
+    const missing = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    expectFailure(
+      await addHolder(GATED, account.accountId, { customerId: missing }),
+      'account',
+      422,
+      'CUSTOMER_NOT_FOUND',
+    );
+    expectSuccess(await addHolder(GATED, account.accountId, { customerId: b }), 'account', 200);
+    const c = await customer(GATED, true);
+    const added = await graphql(service, ADD_CUSTOMER, { a: account.accountId, c }, { environment: GATED });
+    expect(added.json.errors).toBeUndefined();
+    expect(added.json.data.addAccountCustomer.customerIds).toEqual([a, b, c]);
+  });
+
+  it('closes to a disbursement account only when its customers are all VERIFIED, over REST and GraphQL', async () => {
+    const [a, b] = [await customer(GATED, true), await customer(GATED, true)];
+    const closing = await createAccount(service, [a], GATED);
+    const verifiedTo = await createAccount(service, [b], GATED);
+    // b's new check is PENDING: b's own account and the joint one (a VERIFIED) can receive nothing.
+    const jointTo = await createAccount(service, [a, b], GATED);
+    expectSuccess(await deposit(GATED, closing.accountId, '25.00'), 'account', 201);
+    expect((await service.call('POST', `/${GATED}/customer/${b}/verification/check`)).status).toBe(202);
+    const pool = service.database.pool;
+    expectVerificationRequired(
+      await expectNoChange(pool, () => close(GATED, closing.accountId, jointTo.accountId)),
+      'account',
+      [b],
+    );
+    const viaGraphql = await expectNoChange(pool, () =>
+      graphql(service, CLOSE, { a: closing.accountId, to: verifiedTo.accountId }, { environment: GATED }),
+    );
+    expect(errorCodes(viaGraphql)).toEqual(['VERIFICATION_REQUIRED']);
+    expect(JSON.stringify(viaGraphql.json.errors)).toContain(b);
+    expect((await service.call('GET', `/${GATED}/account/${closing.accountId}`)).json.data.status).toBeUndefined();
+
+    // b's check completes (VERIFIED): the balance moves and the account closes, over GraphQL, then REST.
+    await service.jobs.verificationChecks.runOnce();
+    const closed = await graphql(
+      service,
+      CLOSE,
+      { a: closing.accountId, to: jointTo.accountId },
+      { environment: GATED },
+    );
+    expect(closed.json.errors).toBeUndefined();
+    expect(closed.json.data.closeAccount.status).toBe('CLOSED');
+    expect(await balance(GATED, jointTo.accountId)).toBe(25);
+    expectSuccess(await close(GATED, jointTo.accountId, verifiedTo.accountId), 'account', 200);
+    expect(await balance(GATED, verifiedTo.accountId)).toBe(25);
+    expect(await ledgerViolations(pool)).toEqual([]);
+  });
+
+  it('closes a REJECTED customer’s frozen account (not gated): empty at once; with money once the freeze is cleared', async () => {
+    const [a, b] = [await customer(GATED, true), await customer(GATED, true)];
+    const [empty, funded] = [await createAccount(service, [a], GATED), await createAccount(service, [a], GATED)];
+    const to = await createAccount(service, [b], GATED);
+    expectSuccess(await deposit(GATED, funded.accountId, '40.00'), 'account', 201);
+    const decided = await service.call('POST', `/${GATED}/customer/${a}/verification/decision`, {
+      body: { outcome: 'REJECTED', reason: 'Synthetic identity.' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    const pool = service.database.pool;
+
+    // Neither is gated as the closing account; the freeze still moves no money.
+    expectSuccess(await close(GATED, empty.accountId), 'account', 200);
+    expectFailure(
+      await expectNoChange(pool, () => close(GATED, funded.accountId, to.accountId)),
+      'account',
+      409,
+      'ACCOUNT_FROZEN',
+    );
+    // The bank clears the freeze (audited, accounts:controls), then closes: the money goes to b's account.
+    const cleared = await service.call('DELETE', `/${GATED}/account/${funded.accountId}/flags/FROZEN`);
+    expect(cleared.status, cleared.text).toBe(200);
+    const closed = await graphql(service, CLOSE, { a: funded.accountId, to: to.accountId }, { environment: GATED });
+    expect(closed.json.errors).toBeUndefined();
+    expect(closed.json.data.closeAccount.status).toBe('CLOSED');
+    expect(await balance(GATED, to.accountId)).toBe(40);
+    expect(await ledgerViolations(pool)).toEqual([]);
   });
 
   it('refuses the reversal of a transfer when the other side’s customer is not VERIFIED', async () => {

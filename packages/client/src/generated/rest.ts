@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a verification document
-         * @description Not in the contract. The body is the file itself (not JSON): application/pdf, image/png, image/jpeg, at most 10485760 bytes (10 MiB), whose first bytes must be that media type's (its magic number). Read as it arrives and stored only encrypted under the PII keys, with its size and SHA-256; the answer is its metadata (no file name is taken or kept). An UNVERIFIED customer's verification moves to NEEDS_REVIEW (`customer.verification_updated`, which never carries a document); a business's APPROVED CERTIFICATE_OF_FORMATION meets its `formation_document` requirement. Audited (`customer.verification.document_upload`). No Idempotency-Key: a repeat stores a second document (compare `sha256`).
+         * @description Not in the contract. The body is the file itself (not JSON): application/pdf, image/png, image/jpeg, at most VERIFICATION_DOCUMENT_MAX_BYTES bytes (the instance's setting, 1 KiB to 10 MiB; 10485760, 10 MiB, by default), whose first bytes must be that media type's (its magic number). Read as it arrives and stored only encrypted under the PII keys, with its size and SHA-256; the answer is its metadata (no file name is taken or kept). An UNVERIFIED customer's verification moves to NEEDS_REVIEW (`customer.verification_updated`, which never carries a document); a business's APPROVED CERTIFICATE_OF_FORMATION meets its `formation_document` requirement. Audited (`customer.verification.document_upload`). No Idempotency-Key: a repeat stores a second document (compare `sha256`).
          *
          *     Requires the scope `verification:write`.
          *
@@ -371,7 +371,7 @@ export interface paths {
         put?: never;
         /**
          * Add a customer to an account
-         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Not in the contract, optional: `role` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}).
+         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Not in the contract, optional: `role` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}). In an environment that requires verification (VERIFICATION_REQUIRED), the customer must be VERIFIED, whatever its role.
          *
          *     Requires the scope `accounts:write`.
          *
@@ -1161,7 +1161,7 @@ export interface paths {
         put?: never;
         /**
          * Close an account
-         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DORMANCY, DECEASED, OTHER. A remaining balance needs `disbursementAccountId`, another account of the environment in the same currency: the balance moves there by a transfer in the same transaction (as `POST /{environment}/transfer` moves it: its audit event, two `transaction.posted` events, the caller's posting limits). Then the account is closed, by the environment's clock: every posting on it is refused (ACCOUNT_CLOSED), its history, statements and balance history stay, and it answers `status: "CLOSED"`, `closedAt`, `closeReason`. Audited (`account.close`), event `account.closed`. Reopen it with `POST …/reopen` within ACCOUNT_REOPEN_WINDOW_DAYS. `DELETE` still deletes an empty account. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
+         * @description Not in the contract. `reason`: one of CUSTOMER_REQUEST, BANK_DECISION, FRAUD, DORMANCY, DECEASED, OTHER. A remaining balance needs `disbursementAccountId`, another account of the environment in the same currency: the balance moves there by a transfer in the same transaction (as `POST /{environment}/transfer` moves it: its audit event, two `transaction.posted` events, the caller's posting limits). In an environment that requires verification (VERIFICATION_REQUIRED), every customer of `disbursementAccountId` must be VERIFIED; the closing account's need not be, but a FROZEN closing account disburses nothing (ACCOUNT_FROZEN). Then the account is closed, by the environment's clock: every posting on it is refused (ACCOUNT_CLOSED), its history, statements and balance history stay, and it answers `status: "CLOSED"`, `closedAt`, `closeReason`. Audited (`account.close`), event `account.closed`. Reopen it with `POST …/reopen` within ACCOUNT_REOPEN_WINDOW_DAYS. `DELETE` still deletes an empty account. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`. Repeating the call changes nothing more (it is refused with a code), so it takes no Idempotency-Key.
          *
          *     Requires the scope `accounts:controls`.
          *
@@ -3428,6 +3428,7 @@ export interface components {
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
          *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
          *     - `CUSTOMER_ALREADY_LINKED`: The customer is on the account with another role.
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): the customer is not VERIFIED (one detail naming it); nothing changes.
          */
         AccountConflict_addAccountCustomer: {
             headers: {
@@ -3439,7 +3440,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CUSTOMER_ARCHIVED" | "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED";
+                        code?: "CUSTOMER_ARCHIVED" | "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -3465,6 +3466,7 @@ export interface components {
          *     - `ACCOUNT_HAS_PENDING_HOLDS`: The account has a pending hold.
          *     - `ACCOUNT_CLOSED`: The account is already closed, or the disbursement account is closed.
          *     - `ACCOUNT_FROZEN`: An account of the disbursement carries FROZEN (DEBITS_BLOCKED / CREDITS_BLOCKED refuse it too).
+         *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of the disbursement account is not VERIFIED (one detail per customer); nothing changes. The closing account is not gated.
          */
         AccountConflict_closeAccount: {
             headers: {
@@ -3476,7 +3478,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "ACCOUNT_BALANCE_NOT_ZERO" | "ACCOUNT_HAS_PENDING_HOLDS" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN";
+                        code?: "ACCOUNT_BALANCE_NOT_ZERO" | "ACCOUNT_HAS_PENDING_HOLDS" | "ACCOUNT_CLOSED" | "ACCOUNT_FROZEN" | "VERIFICATION_REQUIRED";
                     };
                 };
             };
@@ -4840,7 +4842,7 @@ export interface components {
                 };
             };
         };
-        /** @description - `DOCUMENT_CONTENT_TOO_LARGE`: The body is longer than 10485760 bytes: refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored. */
+        /** @description - `DOCUMENT_CONTENT_TOO_LARGE`: The body is longer than VERIFICATION_DOCUMENT_MAX_BYTES (10485760 bytes by default; the message names the limit): refused at once when its Content-Length says so, else as soon as reading passes the limit; nothing is stored. */
         CustomerPayloadTooLarge_uploadVerificationDocument: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -6195,7 +6197,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The file's bytes, at most 10485760 bytes. */
+        /** @description The file's bytes, at most VERIFICATION_DOCUMENT_MAX_BYTES (10485760 by default). */
         requestBody: {
             content: {
                 "application/pdf": string;
