@@ -267,6 +267,8 @@ export type AccountEdge = {
 
 /** Filters of an account list; every given one must hold. External id: exact. Metadata: each given key has exactly the given value. */
 export type AccountFilter = {
+  /** An account number of the account (not CANCELED) ends in these four digits (the last four, as `accountNumberLast4`). */
+  accountNumberLast4?: InputMaybe<Scalars['String']['input']>;
   /** Exactly this ISO 4217 currency. */
   currency?: InputMaybe<Scalars['String']['input']>;
   /** The accounts this customer holds. */
