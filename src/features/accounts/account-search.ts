@@ -13,7 +13,7 @@ import { externalIdSchema, type Metadata, metadataFilterSchema } from '../../dom
  * - `flag`: accounts carrying that flag (FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED);
  * - `externalId`: exact; `metadata`: every given key has exactly the given value (migration 20261204000000);
  * - `accountNumberLast4`: an account number of the account that is not CANCELED ends in these four digits
- *   (migration 20261214000000; the last four are what every reader of an account may see, docs/account-numbers.md).
+ *   (migration 20261214010000; the last four are what every reader of an account may see, docs/account-numbers.md).
  * Results are in id order (creation order), a page at a time (`limit`, `after`).
  */
 const filterFields = {

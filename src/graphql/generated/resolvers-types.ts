@@ -2487,7 +2487,10 @@ export type TimelineEntry = {
   accountId: Maybe<Scalars['ID']['output']>;
   /** Who did it, as the audit trail names principals; null for money, which the ledger does not attribute. */
   actorId: Maybe<Scalars['String']['output']>;
-  /** Its name then, where the record keeps one (flags, notes). */
+  /**
+   * Its name: as the record kept it (flags, notes), else the token's name now (a managed token, a static token of
+   * API_TOKENS); null where the service knows no name (a JWT subject, a command-line tool).
+   */
   actorName: Maybe<Scalars['String']['output']>;
   /** MONEY: the amount moved. */
   amount: Maybe<Scalars['Decimal']['output']>;
