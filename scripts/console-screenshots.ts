@@ -125,7 +125,10 @@ try {
   await page.screenshot({ path: 'docs/images/console-customers.png' });
   await page.getByRole('link', { name: /Alexandra.*Rivera/ }).click();
   await page.getByRole('heading', { level: 1, name: /Alexandra.*Rivera/ }).waitFor();
-  await page.screenshot({ path: 'docs/images/console-customer.png' });
+  // The whole page once its sections have loaded: the verification status and the timeline's entries.
+  await page.getByTestId('verification-status').waitFor();
+  await page.getByRole('table', { name: "The customer's timeline, newest first" }).getByRole('row').nth(1).waitFor();
+  await page.screenshot({ path: 'docs/images/console-customer.png', fullPage: true });
   await page.getByRole('link', { name: 'Rivera Household Checking' }).click();
   await page.getByRole('cell', { name: 'Monthly saving' }).waitFor();
   await page.getByRole('img', { name: 'Balance over the last 30 days' }).waitFor();

@@ -8,7 +8,7 @@ import type { Express } from 'express';
 import { type Clock, systemClock } from './clock.js';
 import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
-import { staticTokenLabelKey } from './auth/bearer-token.js';
+import { staticPrincipalNames, staticTokenLabelKey } from './auth/bearer-token.js';
 import { type Config, ConfigError } from './config/config.js';
 import { PrismaApiTokenStore } from './features/tokens/index.js';
 import { startEmbeddedPostgres } from './db/postgres/embedded-postgres.js';
@@ -180,8 +180,13 @@ export async function startService(
     metrics.setQuotaLimit('event_feed_followers', config.graphql.maxSubscriptionFollowers);
     metrics.watchQuotaUsage('event_feed_followers', eventFeed.followers);
     cleanups.push(eventFeed.stop);
+    // Production without API_TOKENS has none: managed tokens or OIDC (checked above), never a generated one.
+    const staticTokens = config.apiTokens ?? (config.nodeEnv === 'production' ? [] : [developmentToken(config)]);
+    const staticTokenNames = config.apiTokens === undefined ? ['development token'] : [];
+    const labelKey = staticTokenLabelKey(keyring.blindIndexKey);
     const services = createDomainServices({
       stores,
+      staticPrincipalNames: staticPrincipalNames(staticTokens, labelKey, staticTokenNames),
       protector: cipher,
       eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
@@ -305,10 +310,9 @@ export async function startService(
       logger,
       services,
       authenticator: createAuthenticator({
-        // Production without API_TOKENS has none: managed tokens or OIDC (checked above), never a generated one.
-        staticTokens: config.apiTokens ?? (config.nodeEnv === 'production' ? [] : [developmentToken(config)]),
-        ...(config.apiTokens === undefined && { staticTokenNames: ['development token'] }),
-        staticTokenLabelKey: staticTokenLabelKey(keyring.blindIndexKey),
+        staticTokens,
+        staticTokenNames,
+        staticTokenLabelKey: labelKey,
         tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)),
         oidc: config.oidc,
         onTouchFailed: (error) =>

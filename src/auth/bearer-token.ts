@@ -42,6 +42,17 @@ export const staticTokenLabelKey = (blindIndexKey: Uint8Array): Buffer =>
 const principalIdOf = (token: string, labelKey: Uint8Array): string =>
   `static:${createHmac('sha256', labelKey).update(token).digest('hex').slice(0, 16)}`;
 
+/** What each static token's principal is called (its id → its name), for records that keep only the id (the audit trail). */
+export function staticPrincipalNames(
+  tokens: readonly string[],
+  labelKey: Uint8Array,
+  names: readonly string[] = [],
+): Map<string, string> {
+  return new Map(tokens.map((token, i) => [principalIdOf(token, labelKey), staticTokenName(names, i)]));
+}
+
+const staticTokenName = (names: readonly string[], i: number): string => names[i] ?? `API_TOKENS entry ${i + 1}`;
+
 /**
  * The static tokens of API_TOKENS: every scope in every environment. Only SHA-256 digests are kept in
  * memory, compared in constant time against every configured token, so neither timing nor a heap dump
@@ -58,7 +69,7 @@ export class StaticTokenAuthenticator implements Authenticator, TokenVerifier {
   constructor(tokens: readonly string[], labelKey: Uint8Array, names: readonly string[] = []) {
     this.digests = tokens.map(digest);
     this.principalIds = new Map(tokens.map((token, i) => [this.digests[i]!, principalIdOf(token, labelKey)]));
-    this.names = new Map(tokens.map((_token, i) => [this.digests[i]!, names[i] ?? `API_TOKENS entry ${i + 1}`]));
+    this.names = new Map(tokens.map((_token, i) => [this.digests[i]!, staticTokenName(names, i)]));
   }
 
   async authenticate(header: string | undefined): Promise<Authentication> {

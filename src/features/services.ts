@@ -107,6 +107,8 @@ export function createDomainServices(deps: {
   reopenWindowDays?: number;
   /** INACTIVE_AFTER_DAYS, DORMANT_AFTER_DAYS, ESCHEATMENT_NOTICE_DAYS (365, 730, 120 by default). */
   dormancy?: DormancySettings;
+  /** The static tokens' principals by id → name (API_TOKENS), so the timeline names them as their answers do. */
+  staticPrincipalNames?: ReadonlyMap<string, string>;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -173,7 +175,7 @@ export function createDomainServices(deps: {
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger,
     notes: new NoteService(deps.stores, creation),
-    timeline: new TimelineService(deps.stores),
+    timeline: new TimelineService(deps.stores, deps.staticPrincipalNames),
     lifecycle: new LifecycleService(
       deps.stores,
       time,

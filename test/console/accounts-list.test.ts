@@ -56,7 +56,7 @@ describe('the console’s accounts list', () => {
     () => service.url,
   );
 
-  browserIt('lists accounts, filters them by type, currency and flag, and opens one', async () => {
+  browserIt('lists accounts, filters them by type, currency, flag and last four, and opens one', async () => {
     const { page } = await open();
     await page.goto(`${service.url}/console/customers`);
     await signIn(page, service.token);
@@ -83,6 +83,27 @@ describe('the console’s accounts list', () => {
     await filters.getByRole('textbox', { name: 'Type (e.g. CHECKING)' }).fill('checking');
     await filters.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No account matches.').waitFor();
+
+    // By the account number's last four: a bad value is refused at the field, a good one finds the account, which
+    // shows its last four.
+    await filters.getByRole('button', { name: 'Clear filters' }).click();
+    const lastFour = filters.getByRole('textbox', { name: 'Account number ends in' });
+    await lastFour.fill('12a');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await filters.getByText('The last four digits, e.g. 1234.').waitFor();
+    const { rows } = await service.database.pool.query('SELECT last4 FROM account_numbers WHERE account_id = $1', [
+      checkingId,
+    ]);
+    await lastFour.fill(rows[0].last4);
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await expect
+      .poll(async () => {
+        const listed = await table.getByRole('link').allInnerTexts();
+        return listed.includes(`Listed Checking ${suffix}`) && !listed.includes(`Listed Euro Savings ${suffix}`);
+      })
+      .toBe(true);
+    const found = table.getByRole('row').filter({ hasText: `Listed Checking ${suffix}` });
+    expect(await found.innerText()).toContain(`…${rows[0].last4}`);
 
     await filters.getByRole('button', { name: 'Clear filters' }).click();
     await table.getByRole('link', { name: `Listed Euro Savings ${suffix}` }).click();

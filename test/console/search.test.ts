@@ -16,7 +16,8 @@ import {
 /**
  * The console's one search (console/src/search): a single box in the header, `/` to focus it, results as you
  * type grouped by kind, arrow keys and Enter; it finds a customer by a first name, a last name, a full name, an
- * email, a phone number, an external id or a pasted id, and an account by a pasted id or an external id.
+ * email, a phone number, an external id or a pasted id, and an account by a pasted id, an external id or its account
+ * number's last four.
  */
 
 let service: TestService;
@@ -27,6 +28,7 @@ const last = `Rivera${suffix}`;
 let alexandra: string;
 let jordan: string;
 let accountId: string;
+let accountLast4: string;
 
 async function created(path: string, body: unknown): Promise<Record<string, string>> {
   const res = await service.call('POST', path, { body });
@@ -62,6 +64,9 @@ beforeAll(async () => {
   ).customerId!;
   accountId = (await created('/sandbox/account', buildAccountInput([alexandra], { name: 'Searchable Savings' })))
     .accountId!;
+  accountLast4 = (
+    await service.database.pool.query('SELECT last4 FROM account_numbers WHERE account_id = $1', [accountId])
+  ).rows[0].last4;
   customersOnly = (
     await issueApiToken(service.database.pool, {
       environments: ['sandbox'],
@@ -89,6 +94,11 @@ describe('what the search asks for what was typed', () => {
     expect(planSearch('0193A5C2-7F3E-7C41-9D2A-5B8E4F1C2A10')).toEqual({ id: '0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10' });
     // Digits too few for a phone number are a word (an external id, say).
     expect(planSearch('12345')).toEqual({ word: '12345' });
+    // Four digits: an account number's last four, and an external id too; after a mask, only the last four.
+    expect(planSearch('1234')).toEqual({ word: '1234', accountNumberLast4: '1234' });
+    expect(planSearch('*1234')).toEqual({ accountNumberLast4: '1234' });
+    expect(planSearch('…1234')).toEqual({ accountNumberLast4: '1234' });
+    expect(planSearch('x 1234')).toEqual({ accountNumberLast4: '1234' });
   });
 });
 
@@ -139,6 +149,10 @@ describe('the console’s one search', () => {
       expect((await offered(page, `ALEX.${suffix}@example.com`, 'Customers'))[0]).toContain(`Alexandra${suffix}`);
       expect((await offered(page, '(555) 010-7788', 'Customers'))[0]).toContain(`Alexandra${suffix}`);
       expect((await offered(page, jordan, 'Customers'))[0]).toContain(`Jordan${suffix}`);
+      const byLast4 = await offered(page, `*${accountLast4}`, 'Accounts');
+      expect(
+        byLast4.some((text) => text.includes('Searchable Savings') && text.includes(`ending ${accountLast4}`)),
+      ).toBe(true);
       const account = await offered(page, accountId.toUpperCase(), 'Accounts');
       expect(account[0]).toContain('Searchable Savings');
       // While the list is open, React Aria hides the rest of the page from assistive technology (ariaHideOutside, as

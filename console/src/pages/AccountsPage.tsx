@@ -25,6 +25,7 @@ const AccountList = graphql(`
         currency
         status
         flags
+        accountNumberLast4
         balance {
           posted
         }
@@ -44,13 +45,15 @@ interface FilterDraft {
   currency: string;
   flag: string;
   externalId: string;
+  accountNumberLast4: string;
 }
-const NO_FILTER: FilterDraft = { type: '', currency: '', flag: '', externalId: '' };
+const NO_FILTER: FilterDraft = { type: '', currency: '', flag: '', externalId: '', accountNumberLast4: '' };
 
 const FILTER_LABELS: Readonly<Record<string, string>> = {
   type: 'Type (e.g. CHECKING)',
   currency: 'Currency (e.g. USD)',
   externalId: 'External id',
+  accountNumberLast4: 'Account number ends in',
 };
 
 /** The filter the API is asked for: blank fields left out; a type and a currency as the API spells them. */
@@ -59,6 +62,7 @@ const filterOf = (draft: FilterDraft): AccountFilter => ({
   ...(draft.currency.trim() && { currency: draft.currency.trim().toUpperCase() }),
   ...(draft.flag && { flag: draft.flag as AccountFlag }),
   ...(draft.externalId.trim() && { externalId: draft.externalId.trim() }),
+  ...(draft.accountNumberLast4.trim() && { accountNumberLast4: draft.accountNumberLast4.trim() }),
 });
 
 type AccountRow = AccountListQuery['accounts']['nodes'][number];
@@ -79,13 +83,17 @@ const columns = [
     ),
   }),
   column.accessor('type', { header: 'Type' }),
+  column.accessor((row) => (row.accountNumberLast4 ? `…${row.accountNumberLast4}` : ''), {
+    id: 'number',
+    header: 'Account number',
+  }),
   column.accessor((row) => money(row.balance.posted, row.currency), { id: 'posted', header: 'Posted balance' }),
   column.accessor((row) => row.flags.map(enumLabel).join(', '), { id: 'flags', header: 'Flags' }),
 ];
 
 /**
- * The environment's accounts, oldest first, a page at a time, filtered by type, currency, a flag set on them or
- * an external id (the API's `accounts(filter)`, so the list is what REST's `GET /{environment}/account` lists).
+ * The environment's accounts, oldest first, a page at a time, filtered by type, currency, a flag set on them, an
+ * external id or an account number's last four (the API's `accounts(filter)`, so the list is what REST's `GET /{environment}/account` lists).
  */
 export function AccountsPage() {
   const [draft, setDraft] = useState<FilterDraft>(NO_FILTER);
@@ -138,6 +146,17 @@ export function AccountsPage() {
             value={draft.externalId}
             onChange={(externalId) => setDraft({ ...draft, externalId })}
             maxLength={128}
+          />
+          <ProblemTextField
+            field="accountNumberLast4"
+            label={FILTER_LABELS.accountNumberLast4}
+            value={draft.accountNumberLast4}
+            onChange={(accountNumberLast4) => setDraft({ ...draft, accountNumberLast4 })}
+            inputMode="numeric"
+            maxLength={4}
+            validate={(value) =>
+              value.trim() === '' || /^[0-9]{4}$/.test(value.trim()) ? null : 'The last four digits, e.g. 1234.'
+            }
           />
           <Button type="submit">Apply filters</Button>
           <Button

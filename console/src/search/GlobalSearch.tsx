@@ -10,7 +10,7 @@ const typingIn = (target: EventTarget | null) =>
 
 /**
  * The one search of the header: customers by any name part or a full name, an email, a phone number or an
- * external id; customers and accounts by a pasted id or an external id. `/` focuses it from anywhere else.
+ * external id; customers and accounts by a pasted id or an external id; accounts by an account number's last four. `/` focuses it from anywhere else.
  */
 export function GlobalSearch() {
   const viewer = useViewer();
@@ -32,7 +32,7 @@ export function GlobalSearch() {
         label="Search customers and accounts"
         kinds={['customer', 'account']}
         inputRef={input}
-        placeholder="Search: a name, an email, a phone, an id  ( / )"
+        placeholder="Search: a name, an email, a phone, an id, the last four  ( / )"
         onPick={(result) => navigate(result.kind === 'customer' ? paths.customer(result.id) : paths.account(result.id))}
       />
     </div>

@@ -46,6 +46,7 @@ graphql(`
     type
     currency
     flags
+    accountNumberLast4
     balance {
       posted
     }
@@ -70,6 +71,8 @@ const RecordSearchQueryDocument = graphql(`
     $phoneNumber: String
     $byHolderWord: Boolean!
     $byHolderFullName: Boolean!
+    $byLast4: Boolean!
+    $accountNumberLast4: String
   ) {
     node(id: $id) @include(if: $byId) {
       ... on Customer {
@@ -100,6 +103,11 @@ const RecordSearchQueryDocument = graphql(`
       }
     }
     accountExternalIds: accounts(first: $first, filter: { externalId: $word }) @include(if: $byWordInAccounts) {
+      nodes {
+        ...AccountHit
+      }
+    }
+    accountLast4s: accounts(first: $first, filter: { accountNumberLast4: $accountNumberLast4 }) @include(if: $byLast4) {
       nodes {
         ...AccountHit
       }
@@ -196,6 +204,7 @@ function accountResult(account: AccountHitFragment, holder?: HolderHitFragment):
     name: account.name,
     detail: [
       account.type,
+      ...(account.accountNumberLast4 ? [`ending ${account.accountNumberLast4}`] : []),
       money(account.balance.posted, account.currency),
       ...account.flags,
       ...(holder ? [`held by ${customerName(holder)}`] : []),
@@ -227,7 +236,7 @@ export function resultsOf(data: RecordSearchQuery | undefined): {
   for (const list of lists)
     for (const hit of list?.nodes ?? [])
       if (!customers.has(hit.customerId)) customers.set(hit.customerId, customerResult(hit));
-  for (const hit of data.accountExternalIds?.nodes ?? [])
+  for (const hit of [...(data.accountLast4s?.nodes ?? []), ...(data.accountExternalIds?.nodes ?? [])])
     if (!accounts.has(hit.accountId)) accounts.set(hit.accountId, accountResult(hit));
   const holders = [data.holderFullNames, data.holderBusinessNames, data.holderLastNames, data.holderLegalNames];
   for (const list of holders)
@@ -304,6 +313,8 @@ export function RecordSearch({
       // A picker of accounts only (a transfer's target) finds them by their holder's name too.
       byHolderWord: byHolder && plan?.word !== undefined,
       byHolderFullName: byHolder && plan?.fullName !== undefined,
+      byLast4: accounts && plan?.accountNumberLast4 !== undefined,
+      accountNumberLast4: plan?.accountNumberLast4,
     },
   });
   const waiting = plan !== null && (loading || typed.trim() !== settled.trim());
@@ -316,7 +327,7 @@ export function RecordSearch({
   );
   const empty =
     plan === null
-      ? 'Type two letters or more, an email, a phone number or an id.'
+      ? 'Type two letters or more, an email, a phone number, an id or an account number’s last four.'
       : waiting
         ? 'Searching…'
         : 'Nothing found.';

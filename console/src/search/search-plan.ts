@@ -14,6 +14,8 @@ export interface SearchPlan {
   email?: string;
   /** Mostly digits: a phone number (compared in E.164 by the API). */
   phoneNumber?: string;
+  /** Four digits, maybe after `*`, `…` or `x`: an account number's last four ("my account ending 1234"). */
+  accountNumberLast4?: string;
 }
 
 /** The shortest text worth a search (one letter finds half the customers). */
@@ -23,6 +25,7 @@ const MAX_PREFIX_LENGTH = 100;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PHONE = /^\+?[\d\s().-]{7,}$/;
+const LAST_FOUR = /^(?:[*•.…x]+\s?)?(\d{4})$/i;
 
 export function planSearch(typed: string): SearchPlan | null {
   const text = typed.trim().replace(/\s+/g, ' ');
@@ -30,6 +33,10 @@ export function planSearch(typed: string): SearchPlan | null {
   if (UUID.test(text)) return { id: text.toLowerCase() };
   if (text.includes('@')) return { email: text };
   if (PHONE.test(text) && (text.match(/\d/g)?.length ?? 0) >= 7) return { phoneNumber: text };
+  const lastFour = LAST_FOUR.exec(text)?.[1];
+  // Four bare digits may also be an external id: both are asked.
+  if (lastFour !== undefined)
+    return /^\d{4}$/.test(text) ? { word: text, accountNumberLast4: lastFour } : { accountNumberLast4: lastFour };
   const words = text.slice(0, MAX_PREFIX_LENGTH).split(' ');
   if (words.length === 1) return { word: words[0]! };
   return {

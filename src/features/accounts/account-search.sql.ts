@@ -21,6 +21,12 @@ export function accountSearchSql(filter: AccountFilter): { text: string; values:
   if (filter.currency !== undefined) conditions.push(`a.currency = ${parameter(filter.currency)}::bpchar`);
   if (filter.flag !== undefined) conditions.push(`a.flags @> ARRAY[${parameter(filter.flag)}::text]`);
   if (filter.externalId !== undefined) conditions.push(`a.external_id = ${parameter(filter.externalId)}::varchar`);
+  if (filter.accountNumberLast4 !== undefined) {
+    // A canceled number no longer receives money, so it no longer names the account (docs/account-numbers.md).
+    conditions.push(
+      `a.id IN (SELECT n.account_id FROM account_numbers n WHERE n.environment = $1 AND n.last4 = ${parameter(filter.accountNumberLast4)}::bpchar AND n.status <> 'CANCELED')`,
+    );
+  }
   if (filter.metadata !== undefined)
     conditions.push(`a.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
   const text = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a

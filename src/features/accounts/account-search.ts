@@ -11,7 +11,9 @@ import { externalIdSchema, type Metadata, metadataFilterSchema } from '../../dom
  * - `customerId`: the accounts the customer holds (an id that names no customer matches nothing);
  * - `type`, `currency`: exact;
  * - `flag`: accounts carrying that flag (FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED);
- * - `externalId`: exact; `metadata`: every given key has exactly the given value (migration 20261204000000).
+ * - `externalId`: exact; `metadata`: every given key has exactly the given value (migration 20261204000000);
+ * - `accountNumberLast4`: an account number of the account that is not CANCELED ends in these four digits
+ *   (migration 20261214010000; the last four are what every reader of an account may see, docs/account-numbers.md).
  * Results are in id order (creation order), a page at a time (`limit`, `after`).
  */
 const filterFields = {
@@ -21,6 +23,10 @@ const filterFields = {
   flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }).optional(),
   externalId: externalIdSchema.optional(),
   metadata: metadataFilterSchema.optional(),
+  accountNumberLast4: z
+    .string()
+    .regex(/^[0-9]{4}$/, 'Must be the last four digits of an account number, e.g. 1234.')
+    .optional(),
 };
 
 /** REST `GET /{environment}/account`. */
@@ -43,6 +49,7 @@ export interface AccountFilter {
   flag?: string;
   externalId?: string;
   metadata?: Metadata;
+  accountNumberLast4?: string;
 }
 
 export function accountFilterOf(input: z.output<typeof accountFilterSchema>): AccountFilter {
@@ -53,5 +60,6 @@ export function accountFilterOf(input: z.output<typeof accountFilterSchema>): Ac
     ...(input.flag !== undefined && { flag: input.flag }),
     ...(input.externalId !== undefined && { externalId: input.externalId }),
     ...(input.metadata !== undefined && { metadata: input.metadata }),
+    ...(input.accountNumberLast4 !== undefined && { accountNumberLast4: input.accountNumberLast4 }),
   };
 }

@@ -166,7 +166,7 @@ export const ACCOUNTS_ROUTES = [
     summary: 'List and filter accounts',
     description:
       "Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). " +
-      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).',
+      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold); `accountNumberLast4`: an account number of the account that is not CANCELED ends in these four digits.',
     scope: 'accounts:read',
     query: { schema: accountListQuerySchema, example: { currency: 'USD', flag: 'FROZEN', limit: '20' } },
     success: { status: 200, description: 'A page of accounts.', data: accountPageDataSchema, component: 'AccountPage' },

@@ -26,7 +26,11 @@ const SCOPE_OF_KIND: Record<TimelineKind, AccessScope> = {
  * reads its records, and the kinds a reader lacks are left out and named in `omittedKinds`, never refused.
  */
 export class TimelineService {
-  constructor(private readonly stores: { timeline: TimelineStore }) {}
+  constructor(
+    private readonly stores: { timeline: TimelineStore },
+    /** The names of the static tokens' principals (API_TOKENS), which live in configuration, not in a table. */
+    private readonly staticPrincipalNames: ReadonlyMap<string, string> = new Map(),
+  ) {}
 
   /** Refusals: FORBIDDEN, VALIDATION_FAILED (`first` outside 1 to 100, an `after` this service did not make), CUSTOMER_NOT_FOUND. */
   async page(
@@ -53,7 +57,13 @@ export class TimelineService {
       first: first + 1,
     });
     if (entries === null) throw customerNotFound();
-    const page = entries.slice(0, first);
+    const page = entries
+      .slice(0, first)
+      .map((entry) =>
+        entry.actorName === null && entry.actorId !== null && this.staticPrincipalNames.has(entry.actorId)
+          ? { ...entry, actorName: this.staticPrincipalNames.get(entry.actorId)! }
+          : entry,
+      );
     return {
       entries: page,
       nextAfter: entries.length > first ? timelineCursorOf(page.at(-1)!) : null,

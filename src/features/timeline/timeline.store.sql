@@ -66,8 +66,10 @@ WITH customer AS (SELECT c.id FROM customers c WHERE c.id = $2::uuid AND c.envir
             n.author_name, 'note', n.id, n.account_id::text, '{}'::text[], NULL, NULL, n.text, NULL, NULL, NULL, NULL
      FROM notes_of n
    )
-   SELECT (SELECT count(*)::int FROM customer) AS found, e.id, e.at, e.operation, e.actor_id AS "actorId", e.actor_name AS "actorName",
+   SELECT (SELECT count(*)::int FROM customer) AS found, e.id, e.at, e.operation, e.actor_id AS "actorId",
+          coalesce(e.actor_name, t.name) AS "actorName",
           e.record_type AS "recordType", e.record_id AS "recordId", e.account_id AS "accountId", e.changed_fields AS "changedFields",
           e.flag, e.reason, e.text, trim_scale(e.amount)::text AS amount, e.currency, e.direction, e.status
    FROM (SELECT 1) one LEFT JOIN (SELECT * FROM entries ORDER BY at DESC, id DESC LIMIT $9) e ON true
+     LEFT JOIN api_tokens t ON e.actor_id LIKE 'token:%' AND t.id = substr(e.actor_id, 7)
    ORDER BY e.at DESC, e.id DESC

@@ -7,7 +7,8 @@ import { AUDITED_OPERATIONS_OF, type TimelineKind } from './timeline.js';
  * One page of a customer's timeline in one statement: each source read newest first through its index, at most a
  * page of it (after the cursor), then merged. Sources: the audit trail's writes on the customer, its accounts and
  * its verification documents; the flags its accounts carry and their lifts; the ledger entries of its accounts (one
- * index walk per account); the notes on it and on its accounts. The accounts are those it holds now.
+ * index walk per account); the notes on it and on its accounts. The accounts are those it holds now. Who did it is
+ * named as the record kept it (flags, notes), else by a managed token's name now (`token:<id>`, its primary key).
  * $1 environment, $2 customer, $3 audited operations, $4 flags?, $5 money?, $6 notes?, $7/$8 cursor (time, id), $9 page.
  */
 const TIMELINE = statement(
@@ -77,10 +78,12 @@ const TIMELINE = statement(
             n.author_name, 'note', n.id, n.account_id::text, '{}'::text[], NULL, NULL, n.text, NULL, NULL, NULL, NULL
      FROM notes_of n
    )
-   SELECT (SELECT count(*)::int FROM customer) AS found, e.id, e.at, e.operation, e.actor_id AS "actorId", e.actor_name AS "actorName",
+   SELECT (SELECT count(*)::int FROM customer) AS found, e.id, e.at, e.operation, e.actor_id AS "actorId",
+          coalesce(e.actor_name, t.name) AS "actorName",
           e.record_type AS "recordType", e.record_id AS "recordId", e.account_id AS "accountId", e.changed_fields AS "changedFields",
           e.flag, e.reason, e.text, trim_scale(e.amount)::text AS amount, e.currency, e.direction, e.status
    FROM (SELECT 1) one LEFT JOIN (SELECT * FROM entries ORDER BY at DESC, id DESC LIMIT $9) e ON true
+     LEFT JOIN api_tokens t ON e.actor_id LIKE 'token:%' AND t.id = substr(e.actor_id, 7)
    ORDER BY e.at DESC, e.id DESC`,
 );
 

@@ -18,7 +18,7 @@ export interface TimelineEntry {
   operation: string;
   /** The principal that did it, as the audit trail names it. */
   actorId: string | null;
-  /** Its name then, where the record keeps one (flags, notes); null otherwise. */
+  /** Its name then, where the record keeps one (flags, notes), else a token's name now; null for others (e.g. a JWT subject). */
   actorName: string | null;
   /** The record it links to: the customer, an account, a ledger entry (`transaction`), a note or a verification document. */
   recordType: 'customer' | 'account' | 'transaction' | 'note' | 'verification_document';

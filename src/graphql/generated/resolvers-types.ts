@@ -267,6 +267,8 @@ export type AccountEdge = {
 
 /** Filters of an account list; every given one must hold. External id: exact. Metadata: each given key has exactly the given value. */
 export type AccountFilter = {
+  /** An account number of the account (not CANCELED) ends in these four digits (the last four, as `accountNumberLast4`). */
+  accountNumberLast4?: InputMaybe<Scalars['String']['input']>;
   /** Exactly this ISO 4217 currency. */
   currency?: InputMaybe<Scalars['String']['input']>;
   /** The accounts this customer holds. */
@@ -2490,7 +2492,10 @@ export type TimelineEntry = {
   accountId: Maybe<Scalars['ID']['output']>;
   /** Who did it, as the audit trail names principals; null for money, which the ledger does not attribute. */
   actorId: Maybe<Scalars['String']['output']>;
-  /** Its name then, where the record keeps one (flags, notes). */
+  /**
+   * Its name: as the record kept it (flags, notes), else the token's name now (a managed token, a static token of
+   * API_TOKENS); null where the service knows no name (a JWT subject, a command-line tool).
+   */
   actorName: Maybe<Scalars['String']['output']>;
   /** MONEY: the amount moved. */
   amount: Maybe<Scalars['Decimal']['output']>;

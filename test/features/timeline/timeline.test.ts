@@ -92,6 +92,32 @@ async function storyOfOneCustomer() {
   return { customerId, accountId };
 }
 
+describe('who did it', () => {
+  it("names a managed token's writes by the token's name, and its principal id stays beside it", async () => {
+    const { pool } = service.database;
+    const support = await issueApiToken(pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:write', 'customers:read'],
+      name: 'Dana Whitfield (support)',
+    });
+    const customerId = (await createCustomer(service)).customerId as string;
+    expectSuccess(
+      await service.call('PUT', `/sandbox/customer/${customerId}`, {
+        ...as(support.token),
+        body: { emails: ['dee.support@example.com'] },
+      }),
+      'customer',
+      200,
+    );
+    const [changed] = (await read(customerId, { kinds: ['PROFILE'] })).nodes as (Entry & { actorId: string })[];
+    expect(changed).toMatchObject({
+      operation: 'customer.update',
+      actorId: support.principalId,
+      actorName: 'Dana Whitfield (support)',
+    });
+  });
+});
+
 describe('a customer timeline', () => {
   it('tells what happened, newest first, each kind from its own record, linking to it', async () => {
     const { customerId, accountId } = await storyOfOneCustomer();
@@ -125,6 +151,9 @@ describe('a customer timeline', () => {
     expect(opened).toMatchObject({ recordType: 'account', recordId: accountId });
     expect(opened!.changedFields.length).toBeGreaterThan(0);
     expect(created).toMatchObject({ recordType: 'customer', recordId: customerId });
+    // The audit trail keeps the principal's id only: the timeline names a static token as its answers do.
+    expect(opened!.actorName).toBe('API_TOKENS entry 1');
+    expect(created!.actorName).toBe('API_TOKENS entry 1');
     // The money's entries are the ledger's: the transaction each links to is the one REST answers.
     const transaction = await service.call('GET', `/sandbox/account/${accountId}/transaction/${debit!.recordId}`);
     expectSuccess(transaction, 'account', 200);

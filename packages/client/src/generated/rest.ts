@@ -304,7 +304,7 @@ export interface paths {
         };
         /**
          * List and filter accounts
-         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).
+         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold); `accountNumberLast4`: an account number of the account that is not CANCELED ends in these four digits.
          *
          *     Requires the scope `accounts:read`.
          *
@@ -6467,6 +6467,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
+                /** @description accountNumberLast4 */
+                accountNumberLast4?: string;
                 /** @description limit Example: `20`. */
                 limit?: string;
                 /** @description The `nextAfter` of the previous page. */
