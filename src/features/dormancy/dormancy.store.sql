@@ -2,12 +2,9 @@
 
 -- cas_dormancy_mark_due
 WITH due AS (
-       SELECT d.id FROM (SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
-         AND a.activity_status IS NULL AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)
-       UNION ALL
-       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
-         AND a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int)
-         AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)) d ORDER BY d.id LIMIT $5::int
+       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)
+       AND (a.activity_status IS NULL
+            OR (a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int))) ORDER BY a.id LIMIT $5::int
      ), changed AS (
        UPDATE accounts a SET
          activity_status = CASE WHEN a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int) THEN 'DORMANT' ELSE 'INACTIVE' END,

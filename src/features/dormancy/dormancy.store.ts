@@ -34,26 +34,15 @@ const DUE = `a.closed_at IS NULL AND a.last_activity_at <= $2::timestamptz - mak
        AND (a.activity_status IS NULL
             OR (a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int)))`;
 
-/**
- * The accounts the rule finds due, as two ranges of accounts_dormancy_due_idx (migration 20261214000000): the active
- * ones idle INACTIVE_AFTER_DAYS, the INACTIVE ones idle DORMANT_AFTER_DAYS. Only the due accounts are read, never
- * the environment's others (a DORMANT account is in neither range), so a batch costs what it changes, and a day
- * with many due accounts costs its batches, not its batches times the environment's accounts.
- */
-const DUE_LOOK_UP = `SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
-         AND a.activity_status IS NULL AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)
-       UNION ALL
-       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND a.closed_at IS NULL
-         AND a.activity_status = 'INACTIVE' AND a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int)
-         AND a.last_activity_at <= $2::timestamptz - make_interval(days => $3::int)`;
-
 /** $3 the periods ({state: years}), $4 ESCHEATMENT_NOTICE_DAYS; `s.state` the primary owner's state. */
 const ESCHEATMENT_DUE_AT = `a.last_activity_at + make_interval(years => ($3::jsonb ->> s.state)::int)`;
 
 /**
- * Open accounts not noticed for their last activity, idle at least the shortest period less the notice window (a
- * range of accounts_escheatment_due_idx, migration 20261214000000), two days wider than the rule (a year is not a
- * fixed number of days): only these are looked up by their owner's state, not every account of the environment.
+ * Open accounts not noticed for their last activity, idle at least the shortest period less the notice window, two
+ * days wider than the rule (a year is not a fixed number of days): a test on the account's own row, so only these
+ * are looked up by their owner's state, not every open account of the environment every day. Deliberately no index
+ * on last_activity_at: every client posting changes it, and an index on it would make each posting's account update
+ * a non-HOT one (a new entry in every index of accounts), a cost on every payment to save a scan once a day.
  */
 const ESCHEATMENT_CANDIDATE = `a.closed_at IS NULL AND a.escheatment_noticed_for IS DISTINCT FROM a.last_activity_at
          AND a.last_activity_at <= $2::timestamptz + make_interval(days => $4::int + 2)
@@ -70,7 +59,7 @@ const SQL = {
   markDue: statement(
     'dormancy_mark_due',
     `WITH due AS (
-       SELECT d.id FROM (${DUE_LOOK_UP}) d ORDER BY d.id LIMIT $5::int
+       SELECT a.id FROM accounts a WHERE a.environment = $1::varchar AND ${DUE} ORDER BY a.id LIMIT $5::int
      ), changed AS (
        UPDATE accounts a SET
          activity_status = CASE WHEN a.last_activity_at <= $2::timestamptz - make_interval(days => $4::int) THEN 'DORMANT' ELSE 'INACTIVE' END,
