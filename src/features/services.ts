@@ -117,7 +117,7 @@ export function createDomainServices(deps: {
   const time = { now: (environment: string) => deps.stores.clock.now(environment) };
   const gates = new VerificationGates(deps.stores.verificationHttp, deps.verification?.required ?? []);
   const accountNumbers = new AccountNumberService(deps.stores, deps.protector, deps.accountNumbers);
-  const accounts = new AccountService(deps.stores, creation, time, gates, accountNumbers);
+  const accounts = new AccountService(deps.stores, creation, accountNumbers, time, gates);
   const ledger = new LedgerService(deps.stores, creation, time, gates);
   const http = deps.verification?.http;
   let verificationCallbacks: VerificationHttpService | null = null;

@@ -1,10 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
-import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { expectAccessible, signIn, watchedPages } from './helpers.js';
+import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
  * Account and routing numbers in the console (docs/adr/0107): the last four digits under `accounts:read`; with
@@ -13,8 +11,7 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
  * canceling one. A token without `accounts:numbers:read` is offered no reveal and never asks for the digits.
  */
 
-let service: TestService;
-let browser: Browser | undefined;
+const suite = consoleSuite();
 let customerId: string;
 let accountId: string;
 let noNumbersToken: string;
@@ -29,7 +26,7 @@ interface RestNumber {
 }
 
 async function ok(method: string, path: string, body?: unknown) {
-  const res = await service.call(method, path, { body });
+  const res = await suite.service.call(method, path, { body });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
   return res.json.data;
 }
@@ -47,7 +44,7 @@ const nth = (numbers: readonly RestNumber[], index: number): RestNumber => {
 
 const auditedReads = async (id: string): Promise<number> =>
   (
-    await service.database.pool.query(
+    await suite.service.database.pool.query(
       "SELECT count(*)::int AS n FROM audit_events WHERE operation = 'account.account_number.read' AND resource_id = $1",
       [id],
     )
@@ -68,31 +65,22 @@ function watchReveals(page: Page): string[] {
 }
 
 beforeAll(async () => {
-  service = await startTestService();
   customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ lastName: 'Numbered' }))).customerId;
   accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Numbered Checking' })))
     .accountId;
   noNumbersToken = (
-    await issueApiToken(service.database.pool, {
+    await issueApiToken(suite.service.database.pool, {
       environments: ['sandbox'],
       scopes: ['customers:read', 'accounts:read', 'accounts:controls'],
       name: 'no numbers',
     })
   ).token;
-  if (hasChromium()) browser = await launchHeadlessChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
 });
 
-const browserIt = hasChromium() ? it : it.skip;
+const { browserIt } = suite;
 
 describe('account numbers in the console', () => {
-  const { open, expectClean } = watchedPages(
-    () => browser!,
-    () => service.url,
-  );
+  const { open, expectClean } = suite.watchedPages();
 
   browserIt(
     'shows the last four, reveals the numbers in full (audited, never kept), and hides them on Hide and on leaving',
@@ -105,8 +93,7 @@ describe('account numbers in the console', () => {
       expect(number.accountNumber).toMatch(/^\d{12}$/);
       expect(routingNumber).toMatch(/^\d{9}$/);
 
-      await page.goto(`${service.url}/console/accounts/${accountId}`);
-      await signIn(page, service.token);
+      await suite.signInAt(page, `/console/accounts/${accountId}`);
       const panel = page.getByRole('region', { name: 'Account numbers' });
       await panel.getByText(`•••• ${number.last4}`).waitFor();
       await page
@@ -159,8 +146,7 @@ describe('account numbers in the console', () => {
       .accountId;
     const first = nth((await restNumbers(other)).accountNumbers, 0);
     const { page } = await open();
-    await page.goto(`${service.url}/console/accounts/${other}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/accounts/${other}`);
     const panel = page.getByRole('region', { name: 'Account numbers' });
     await panel.getByRole('button', { name: 'Show account numbers' }).click();
     const list = panel.getByRole('list', { name: 'Account numbers, oldest first' });
@@ -224,8 +210,7 @@ describe('account numbers in the console', () => {
       const { page, settled } = await open();
       const asked = watchReveals(page);
       const number = nth((await restNumbers(accountId)).accountNumbers, 0);
-      await page.goto(`${service.url}/console/accounts/${accountId}`);
-      await signIn(page, noNumbersToken);
+      await suite.signInAt(page, `/console/accounts/${accountId}`, noNumbersToken);
       const panel = page.getByRole('region', { name: 'Account numbers' });
       await panel.getByText(`•••• ${number.last4}`).waitFor();
       await settled();

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
-import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { startTestService, type TestService } from '../support/service.js';
 import { buildBusinessInput, uniqueEin } from '../features/businesses/support.js';
-import { expectAccessible, signIn, watchedPages } from './helpers.js';
+import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
  * Business customers and account roles in the console, in headless Chromium against a live service: the list
@@ -16,8 +13,7 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
  * role and changes it (LAST_OWNER shown) with accounts:write only. One service, one browser.
  */
 
-let service: TestService;
-let browser: Browser | undefined;
+const suite = consoleSuite();
 let readOnlyToken: string;
 const suffix = randomUUID().slice(0, 8);
 const name = `Harbor${suffix}`;
@@ -28,13 +24,12 @@ let businessTaxId: string;
 let accountId: string;
 
 async function ok(method: string, path: string, body?: unknown) {
-  const res = await service.call(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
+  const res = await suite.service.call(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
   return res.json.data;
 }
 
 beforeAll(async () => {
-  service = await startTestService();
   personId = (
     await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Pat', middleName: '', lastName: name }))
   ).customerId;
@@ -56,33 +51,24 @@ beforeAll(async () => {
     })
   ).accountId;
   readOnlyToken = (
-    await issueApiToken(service.database.pool, {
+    await issueApiToken(suite.service.database.pool, {
       environments: ['sandbox'],
       scopes: ['customers:read', 'accounts:read'],
       name: 'read only',
     })
   ).token;
-  if (hasChromium()) browser = await launchHeadlessChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
 });
 
-const browserIt = hasChromium() ? it : it.skip;
+const { browserIt } = suite;
 
 describe('business customers and account roles in the console', () => {
-  const { open, expectClean } = watchedPages(
-    () => browser!,
-    () => service.url,
-  );
+  const { open, expectClean } = suite.watchedPages();
 
   browserIt(
     'lists individuals and businesses with their kind in words, filters by kind, finds a business by legal name',
     async () => {
       const { page } = await open();
-      await page.goto(`${service.url}/console/customers`);
-      await signIn(page, service.token);
+      await suite.signInAt(page, '/console/customers');
       const search = page.getByRole('searchbox', { name: 'Search customers' });
       await search.fill(name.toLowerCase());
       await search.press('Enter');
@@ -122,8 +108,7 @@ describe('business customers and account roles in the console', () => {
 
   browserIt('shows a business’s profile, contacts and accounts, never its tax id', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/customers/${businessId}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/customers/${businessId}`);
     await page.getByRole('heading', { level: 1, name: `${name} Labs LLC` }).waitFor();
     const profile = page.getByRole('region', { name: 'Profile' });
     const facts = await profile.locator('dt, dd').allInnerTexts();
@@ -159,7 +144,7 @@ describe('business customers and account roles in the console', () => {
     await page.getByLabel('Email 1').fill('billing@acme.example.com');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();
-    expect((await service.call('GET', `/sandbox/customer/${businessId}`)).json.data.emails).toEqual([
+    expect((await suite.service.call('GET', `/sandbox/customer/${businessId}`)).json.data.emails).toEqual([
       'billing@acme.example.com',
     ]);
     expectClean();
@@ -169,8 +154,7 @@ describe('business customers and account roles in the console', () => {
     const { page } = await open();
     const urls: string[] = [];
     page.on('request', (request) => urls.push(request.url()));
-    await page.goto(`${service.url}/console/customers/new`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, '/console/customers/new');
     await page.getByLabel('Business', { exact: true }).check();
     const form = page.getByRole('form', { name: 'New business' });
     const canary = uniqueEin();
@@ -192,8 +176,8 @@ describe('business customers and account roles in the console', () => {
     await form.getByLabel('Website (optional)').fill('not a website');
     await form.getByLabel('Email 1').fill('dispatch@freight.example.com');
     await expectAccessible(page, 'new business form');
-    const before = (await service.call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100')).json.data.customers
-      .length;
+    const before = (await suite.service.call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100')).json.data
+      .customers.length;
     await form.getByRole('button', { name: 'Create business' }).click();
     await form.getByRole('alert').getByText('VALIDATION_FAILED').waitFor();
     // The refusal is the website field's own error, announced with it; the tax id field is emptied.
@@ -215,17 +199,17 @@ describe('business customers and account roles in the console', () => {
     const taxIdError = await page.locator(`[id="${await taxIdField.getAttribute('aria-describedby')}"]`).innerText();
     expect(taxIdError).toContain('TAX_ID_ALREADY_EXISTS');
     expect(
-      (await service.call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100')).json.data.customers,
+      (await suite.service.call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100')).json.data.customers,
     ).toHaveLength(before);
 
     await taxIdField.fill(canary);
     await form.getByRole('button', { name: 'Create business' }).click();
     await page.getByRole('heading', { level: 1, name: legalName }).waitFor();
-    const created = (await service.call('GET', `/sandbox/customer?legalName=${encodeURIComponent(legalName)}`)).json
-      .data.customers;
+    const created = (await suite.service.call('GET', `/sandbox/customer?legalName=${encodeURIComponent(legalName)}`))
+      .json.data.customers;
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ customerType: 'BUSINESS', entityType: 'CORPORATION', formationState: 'NY' });
-    expect(page.url()).toBe(`${service.url}/console/customers/${created[0].customerId}`);
+    expect(page.url()).toBe(`${suite.service.url}/console/customers/${created[0].customerId}`);
     await page.getByRole('region', { name: 'Profile' }).getByText('Corporation').waitFor();
     await expectAccessible(page, 'new business page');
 
@@ -249,8 +233,7 @@ describe('business customers and account roles in the console', () => {
 
   browserIt('shows each customer of an account with its role and changes a role; LAST_OWNER shown', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/accounts/${accountId}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/accounts/${accountId}`);
     const holders = page.getByRole('list', { name: 'Customers of the account and their roles' });
     await expect
       .poll(() => holders.getByRole('listitem').locator('a, .role').allInnerTexts())
@@ -262,14 +245,16 @@ describe('business customers and account roles in the console', () => {
     await expect
       .poll(() => holders.getByRole('listitem').locator('.role').allInnerTexts())
       .toEqual(['Owner', 'Beneficiary']);
-    const relationships = (await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships;
+    const relationships = (await suite.service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships;
     expect(relationships).toContainEqual({ customerId: signerId, role: 'BENEFICIARY' });
 
     // The business is the last owner: giving it another role is refused, shown with its code, and nothing changes.
     await page.getByLabel(`Role of ${name} Labs LLC`).selectOption('CUSTODIAN');
     await page.getByRole('button', { name: `Set role of ${name} Labs LLC` }).click();
     await page.getByRole('region', { name: 'Holders' }).getByRole('alert').getByText('LAST_OWNER').waitFor();
-    expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toEqual(relationships);
+    expect((await suite.service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toEqual(
+      relationships,
+    );
     await expectAccessible(page, 'account page with a refused role change');
 
     // A person added as an authorized user, with the role chosen at once.
@@ -294,7 +279,7 @@ describe('business customers and account roles in the console', () => {
       .getByRole('alert')
       .getByText('ROLE_REQUIRES_INDIVIDUAL')
       .waitFor();
-    expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toContainEqual({
+    expect((await suite.service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toContainEqual({
       customerId: businessId,
       role: 'OWNER',
     });
@@ -303,8 +288,7 @@ describe('business customers and account roles in the console', () => {
 
   browserIt('lists, adds and removes a business’s beneficial owners; refusals shown with their codes', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/customers/${businessId}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/customers/${businessId}`);
     const owners = page.getByRole('region', { name: 'Beneficial owners' });
     await owners.getByText('No beneficial owner is recorded.').waitFor();
     const form = page.getByRole('form', { name: 'Add a beneficial owner' });
@@ -331,7 +315,7 @@ describe('business customers and account roles in the console', () => {
     await form.getByRole('button', { name: 'Add owner' }).click();
     await form.getByRole('alert').getByText('OWNERSHIP_OVER_100').waitFor();
     expect(
-      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
+      (await suite.service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
     ).toHaveLength(1);
     await expectAccessible(page, 'owners form with a refusal');
 
@@ -357,9 +341,12 @@ describe('business customers and account roles in the console', () => {
       .getByText('Shares recorded: 60.00 % of 100 %; one control person.')
       .waitFor();
     expect(
-      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners.map(
-        (owner: { customerId: string; prongs: string[] }) => [owner.customerId, owner.prongs],
-      ),
+      (
+        await suite.service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)
+      ).json.data.beneficialOwners.map((owner: { customerId: string; prongs: string[] }) => [
+        owner.customerId,
+        owner.prongs,
+      ]),
     ).toEqual([
       [personId, ['OWNERSHIP']],
       [signerId, ['CONTROL']],
@@ -372,7 +359,7 @@ describe('business customers and account roles in the console', () => {
     await form.getByRole('button', { name: 'Add owner' }).click();
     await form.getByRole('alert').getByText('OWNER_IS_THE_BUSINESS').waitFor();
     expect(
-      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
+      (await suite.service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
     ).toHaveLength(2);
 
     // Pat's page links back to the business it owns.
@@ -394,23 +381,22 @@ describe('business customers and account roles in the console', () => {
     await expectAccessible(page, 'removing an owner');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(
-      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
+      (await suite.service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
     ).toHaveLength(2);
     await owners.getByRole('button', { name: `Remove Sam Signer${suffix}` }).click();
     await dialog.getByRole('button', { name: 'Remove owner' }).click();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
     expect(
-      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners.map(
-        (owner: { customerId: string }) => owner.customerId,
-      ),
+      (
+        await suite.service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)
+      ).json.data.beneficialOwners.map((owner: { customerId: string }) => owner.customerId),
     ).toEqual([personId]);
     expectClean();
   });
 
   browserIt('shows owners to a token without customers:write, and offers it no change', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/customers/${businessId}`);
-    await signIn(page, readOnlyToken);
+    await suite.signInAt(page, `/console/customers/${businessId}`, readOnlyToken);
     const owners = page.getByRole('region', { name: 'Beneficial owners' });
     await owners.getByRole('link', { name: `Pat ${name}` }).waitFor();
     expect(await page.getByRole('form', { name: 'Add a beneficial owner' }).count()).toBe(0);
@@ -421,8 +407,7 @@ describe('business customers and account roles in the console', () => {
 
   browserIt('shows roles to a token without accounts:write, and offers it no role change', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/accounts/${accountId}`);
-    await signIn(page, readOnlyToken);
+    await suite.signInAt(page, `/console/accounts/${accountId}`, readOnlyToken);
     const holders = page.getByRole('list', { name: 'Customers of the account and their roles' });
     await holders.locator('.role', { hasText: 'Owner' }).first().waitFor();
     expect(await page.getByLabel(/^Role of /).count()).toBe(0);

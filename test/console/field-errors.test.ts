@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { expectAccessible, signIn, watchedPages } from './helpers.js';
+import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
  * Errors by field (GOV.UK's error summary pattern): the API's refusal of a form is shown at the top of the form
@@ -12,19 +10,9 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
  * typed is lost.
  */
 
-let service: TestService;
-let browser: Browser | undefined;
+const suite = consoleSuite();
 
-beforeAll(async () => {
-  service = await startTestService();
-  if (hasChromium()) browser = await launchHeadlessChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const browserIt = hasChromium() ? it : it.skip;
+const { browserIt } = suite;
 
 /** The text of the elements that describe `field` (its error among them). */
 async function describedText(page: Page, label: string): Promise<string> {
@@ -35,17 +23,13 @@ async function describedText(page: Page, label: string): Promise<string> {
 }
 
 describe('the console’s errors by field', () => {
-  const { open, expectClean } = watchedPages(
-    () => browser!,
-    () => service.url,
-  );
+  const { open, expectClean } = suite.watchedPages();
 
   browserIt(
     'shows each refused field of a new customer in a summary that links to it and at the field, keeping what was typed',
     async () => {
       const { page } = await open();
-      await page.goto(`${service.url}/console/customers/new`);
-      await signIn(page, service.token);
+      await suite.signInAt(page, '/console/customers/new');
       await page.getByRole('heading', { level: 1, name: 'New customer' }).waitFor();
       const form = page.getByRole('form', { name: 'New individual' });
       await form.getByRole('textbox', { name: 'First name' }).fill('Field');
@@ -101,11 +85,11 @@ describe('the console’s errors by field', () => {
   browserIt(
     'says at the field what the browser refuses before sending: a blank reason, an end in the past',
     async () => {
-      const customer = await service.call('POST', '/sandbox/customer', {
+      const customer = await suite.service.call('POST', '/sandbox/customer', {
         body: buildCustomerInput({ lastName: 'Reasons' }),
       });
       expect(customer.status).toBe(201);
-      const account = await service.call('POST', '/sandbox/account', {
+      const account = await suite.service.call('POST', '/sandbox/account', {
         body: buildAccountInput([customer.json.data.customerId], { name: 'Flag Reasons Checking' }),
       });
       expect(account.status).toBe(201);
@@ -116,8 +100,7 @@ describe('the console’s errors by field', () => {
         if (request.url().endsWith('/graphql') && (request.postData() ?? '').includes('SetAccountFlag'))
           sent.push(request.postData()!);
       });
-      await page.goto(`${service.url}/console/accounts/${accountId}`);
-      await signIn(page, service.token);
+      await suite.signInAt(page, `/console/accounts/${accountId}`);
       await page.getByRole('heading', { level: 1, name: 'Flag Reasons Checking' }).waitFor();
 
       const form = page.getByRole('form', { name: 'Set a flag' });
@@ -132,7 +115,7 @@ describe('the console’s errors by field', () => {
       await form.getByText('The end must be in the future.').waitFor();
       await expectAccessible(page, 'a flag form refused by the browser');
       expect(sent).toEqual([]);
-      expect((await service.call('GET', `/sandbox/account/${accountId}/flags`)).json.data.flags).toEqual([]);
+      expect((await suite.service.call('GET', `/sandbox/account/${accountId}/flags`)).json.data.flags).toEqual([]);
 
       // The audit trail's filters say what is wrong at the field too. (The flag form holds what was typed, so
       // leaving asks first: yes.)
@@ -151,21 +134,20 @@ describe('the console’s errors by field', () => {
   browserIt(
     'a conflicting edit says so in words and reloads and reapplies only what was changed in the form',
     async () => {
-      const created = await service.call('POST', '/sandbox/customer', {
+      const created = await suite.service.call('POST', '/sandbox/customer', {
         body: buildCustomerInput({ lastName: 'Conflicted', preferredName: 'Before' }),
       });
       expect(created.status).toBe(201);
       const customerId = created.json.data.customerId as string;
       const { page } = await open();
-      await page.goto(`${service.url}/console/customers/${customerId}`);
-      await signIn(page, service.token);
+      await suite.signInAt(page, `/console/customers/${customerId}`);
       await page.getByRole('button', { name: 'Edit contact details' }).click();
       await page.getByRole('button', { name: 'Add an email' }).click();
       const emails = page.getByRole('textbox', { name: /^Email \d+$/ });
       await emails.last().fill('second.address@example.com');
 
       // Meanwhile another agent changes the preferred name.
-      const elsewhere = await service.call('PUT', `/sandbox/customer/${customerId}`, {
+      const elsewhere = await suite.service.call('PUT', `/sandbox/customer/${customerId}`, {
         body: { preferredName: 'After' },
       });
       expect(elsewhere.status).toBe(200);
@@ -179,7 +161,7 @@ describe('the console’s errors by field', () => {
 
       await notice.getByRole('button', { name: 'Reload and reapply my changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      const now = (await service.call('GET', `/sandbox/customer/${customerId}`)).json.data;
+      const now = (await suite.service.call('GET', `/sandbox/customer/${customerId}`)).json.data;
       // The other change stands; the form's own change is applied over it.
       expect(now.preferredName).toBe('After');
       expect(now.emails).toContain('second.address@example.com');

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 /** axe-core's browser build, evaluated through the debugger protocol so the page's own CSP stays in force. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -114,6 +116,54 @@ export function watchedPages(
     expectClean: () => {
       expect(watched!.problems).toEqual([]);
       expect(watched!.offsite).toEqual([]);
+    },
+  };
+}
+
+export interface ConsoleSuite {
+  /** The live service; read it in a hook or a test (it starts in beforeAll). */
+  readonly service: TestService;
+  /** `it` where Chromium is installed, `it.skip` elsewhere. */
+  readonly browserIt: typeof it | typeof it.skip;
+  /** watchedPages() on the suite's browser and service: inside a describe. */
+  watchedPages(): ReturnType<typeof watchedPages>;
+  /** Goes to `path` of the service (`/console/…`) and signs in there: with the service's own token unless told. */
+  signInAt(page: Page, path: string, token?: string): Promise<void>;
+}
+
+/**
+ * One console test file's live service and headless Chromium (where installed), started in beforeAll and stopped
+ * after the file's last test. Call it at the top of the file, before the file's own beforeAll: vitest runs beforeAll
+ * hooks in the order they are registered, so that one can write its records through `suite.service`.
+ */
+export function consoleSuite(): ConsoleSuite {
+  let service: TestService | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    service = await startTestService();
+    if (hasChromium()) browser = await launchHeadlessChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+  const started = () => {
+    if (!service) throw new Error('The console suite has not started: read its service in a hook or a test');
+    return service;
+  };
+  return {
+    get service() {
+      return started();
+    },
+    browserIt: hasChromium() ? it : it.skip,
+    watchedPages: () =>
+      watchedPages(
+        () => browser!,
+        () => started().url,
+      ),
+    signInAt: async (page, path, token = started().token) => {
+      await page.goto(`${started().url}${path}`);
+      await signIn(page, token);
     },
   };
 }

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
+import { describe, expect } from 'vitest';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { expectAccessible, signIn, watchedPages } from './helpers.js';
+import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
  * The console's account and customer lifecycle (docs/account-lifecycle.md) in headless Chromium against a live
@@ -14,12 +11,11 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
  * error, no request to another origin, no serious or critical axe-core violation.
  */
 
-let service: TestService;
-let browser: Browser | undefined;
+const suite = consoleSuite();
 const suffix = randomUUID().slice(0, 8);
 
 async function ok(method: string, path: string, body?: unknown) {
-  const res = await service.call(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
+  const res = await suite.service.call(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
   return res.json.data;
 }
@@ -32,22 +28,10 @@ const deposit = (accountId: string, amount: number, extra: Record<string, unknow
   ok('POST', `/sandbox/account/${accountId}/transaction`, { type: 'CREDIT', amount, description: 'Deposit', ...extra });
 const balanceOf = async (accountId: string) => Number((await ok('GET', `/sandbox/account/${accountId}`)).amount);
 
-beforeAll(async () => {
-  service = await startTestService();
-  if (hasChromium()) browser = await launchHeadlessChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const browserIt = hasChromium() ? it : it.skip;
+const { browserIt } = suite;
 
 describe('the console’s account and customer lifecycle', () => {
-  const pages = watchedPages(
-    () => browser!,
-    () => service.url,
-  );
+  const pages = suite.watchedPages();
 
   browserIt('shows Closed and Archived badges and banners, on the pages and in the lists', async () => {
     const customerId = await newCustomer(`Lovelace${suffix}`);
@@ -56,8 +40,7 @@ describe('the console’s account and customer lifecycle', () => {
     await ok('POST', `/sandbox/customer/${customerId}/archive`, { reason: 'DECEASED' });
 
     const { page } = await pages.open();
-    await page.goto(`${service.url}/console/accounts/${accountId}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/accounts/${accountId}`);
     const title = page.getByRole('heading', { level: 1 });
     await expect.poll(() => title.innerText()).toContain('Closed');
     const banner = page.getByRole('region', { name: 'Closed' });
@@ -65,7 +48,7 @@ describe('the console’s account and customer lifecycle', () => {
     expect(await banner.innerText()).toMatch(/on \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     await expectAccessible(page, 'closed account');
 
-    await page.goto(`${service.url}/console/customers/${customerId}`);
+    await page.goto(`${suite.service.url}/console/customers/${customerId}`);
     await page.getByRole('heading', { level: 1, name: `Ada Lovelace${suffix} Archived` }).waitFor();
     const archived = page.getByRole('region', { name: 'Archived' });
     await expect.poll(() => archived.innerText()).toContain('Deceased');
@@ -101,8 +84,7 @@ describe('the console’s account and customer lifecycle', () => {
 
       const { page } = await pages.open();
       // A pending hold: the API's refusal, with its code, in the dialog.
-      await page.goto(`${service.url}/console/accounts/${held}`);
-      await signIn(page, service.token);
+      await suite.signInAt(page, `/console/accounts/${held}`);
       await page.getByRole('heading', { level: 1, name: `Held Checking ${suffix}` }).waitFor();
       const deleteNote = page.getByRole('region', { name: 'Delete' }).getByRole('note');
       await expect.poll(() => deleteNote.innerText()).toContain('Close account…');
@@ -116,7 +98,7 @@ describe('the console’s account and customer lifecycle', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       expect(await balanceOf(held)).toBe(20);
 
-      await page.goto(`${service.url}/console/accounts/${closing}`);
+      await page.goto(`${suite.service.url}/console/accounts/${closing}`);
       await page.getByRole('heading', { level: 1, name: `Closing Checking ${suffix}` }).waitFor();
       await page.getByRole('heading', { name: 'Transfer', exact: true }).waitFor();
       await page.getByRole('button', { name: 'Close account…' }).click();
@@ -153,7 +135,7 @@ describe('the console’s account and customer lifecycle', () => {
       expect(await balanceOf(closing)).toBe(0);
       expect(await balanceOf(receiving)).toBe(260.75);
       expect((await balanceOf(closing)) + (await balanceOf(receiving))).toBe(before);
-      expect(await ledgerViolations(service.database.pool)).toEqual([]);
+      expect(await ledgerViolations(suite.service.database.pool)).toEqual([]);
 
       // Reopened after a confirmation; closed again at a zero balance, which asks for no other account.
       await page.getByRole('button', { name: 'Reopen account…' }).click();
@@ -180,8 +162,7 @@ describe('the console’s account and customer lifecycle', () => {
     const customerId = await newCustomer(`Babbage${suffix}`);
     const accountId = await newAccount(customerId, `Last Checking ${suffix}`);
     const { page } = await pages.open();
-    await page.goto(`${service.url}/console/customers/${customerId}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/customers/${customerId}`);
     await page.getByRole('heading', { level: 1, name: `Ada Babbage${suffix}` }).waitFor();
     await page.getByRole('link', { name: `Last Checking ${suffix}` }).waitFor();
     await page.getByRole('button', { name: 'Archive customer…' }).click();
@@ -217,14 +198,13 @@ describe('the console’s account and customer lifecycle', () => {
   browserIt('shows the API’s ACCOUNT_BALANCE_NOT_ZERO for a negative balance, and nothing changes', async () => {
     const customerId = await newCustomer(`Hopper${suffix}`);
     const overdrawn = await newAccount(customerId, `Overdrawn Checking ${suffix}`);
-    const set = await service.call('POST', '/sandbox/graphql', {
+    const set = await suite.service.call('POST', '/sandbox/graphql', {
       body: { query: `mutation { setOverdraftLimit(accountId: "${overdrawn}", overdraftLimit: "100") { id } }` },
     });
     expect(set.json.errors).toBeUndefined();
     await ok('POST', `/sandbox/account/${overdrawn}/transaction`, { type: 'DEBIT', amount: 30, description: 'Fee' });
     const { page } = await pages.open();
-    await page.goto(`${service.url}/console/accounts/${overdrawn}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/accounts/${overdrawn}`);
     await page.getByRole('heading', { level: 1, name: `Overdrawn Checking ${suffix}` }).waitFor();
     await page.getByRole('button', { name: 'Close account…' }).click();
     const dialog = page.getByRole('alertdialog', { name: `Close Overdrawn Checking ${suffix}?` });
@@ -235,7 +215,7 @@ describe('the console’s account and customer lifecycle', () => {
     await dialog.getByRole('alert').filter({ hasText: 'ACCOUNT_BALANCE_NOT_ZERO' }).waitFor();
     const account = await ok('GET', `/sandbox/account/${overdrawn}`);
     expect([account.status, Number(account.amount)]).toEqual([undefined, -30]);
-    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+    expect(await ledgerViolations(suite.service.database.pool)).toEqual([]);
     pages.expectClean();
   });
 });

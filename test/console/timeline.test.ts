@@ -1,11 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
-import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { expectAccessible, signIn, watchedPages } from './helpers.js';
+import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
  * A customer's timeline in the console (docs/customer-timeline.md): newest first, each kind in words with who did it
@@ -13,20 +10,18 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
  * spreadsheet formula; the kinds a token may not read named, not shown.
  */
 
-let service: TestService;
-let browser: Browser | undefined;
+const suite = consoleSuite();
 let customerId: string;
 let accountId: string;
 let noNotesToken: string;
 
 async function ok(method: string, path: string, body?: unknown) {
-  const res = await service.call(method, path, { body });
+  const res = await suite.service.call(method, path, { body });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
   return res.json.data;
 }
 
 beforeAll(async () => {
-  service = await startTestService();
   customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ lastName: 'Storied' }))).customerId;
   accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Storied Checking' })))
     .accountId;
@@ -35,44 +30,35 @@ beforeAll(async () => {
   await ok('POST', `/sandbox/account/${accountId}/flags/FROZEN/lift`, { reason: 'Card found' });
   // A note written by a token whose name is a spreadsheet formula: the export must keep it text.
   const formulaToken = (
-    await issueApiToken(service.database.pool, {
+    await issueApiToken(suite.service.database.pool, {
       environments: ['sandbox'],
       scopes: ['notes:write'],
       name: '=HYPERLINK("http://x.invalid","click")',
     })
   ).token;
-  const noted = await service.call('POST', `/sandbox/customer/${customerId}/note`, {
+  const noted = await suite.service.call('POST', `/sandbox/customer/${customerId}/note`, {
     auth: false,
     headers: { authorization: `Bearer ${formulaToken}` },
     body: { text: 'Called about the card.' },
   });
   expect(noted.status, noted.text).toBe(201);
   noNotesToken = (
-    await issueApiToken(service.database.pool, {
+    await issueApiToken(suite.service.database.pool, {
       environments: ['sandbox'],
       scopes: ['customers:read', 'accounts:read', 'audit:read'],
       name: 'no notes',
     })
   ).token;
-  if (hasChromium()) browser = await launchHeadlessChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
 });
 
-const browserIt = hasChromium() ? it : it.skip;
+const { browserIt } = suite;
 
 describe("a customer's timeline in the console", () => {
-  const { open, expectClean } = watchedPages(
-    () => browser!,
-    () => service.url,
-  );
+  const { open, expectClean } = suite.watchedPages();
 
   browserIt('tells the story newest first, filters by kind and downloads it as CSV', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/customers/${customerId}`);
-    await signIn(page, service.token);
+    await suite.signInAt(page, `/console/customers/${customerId}`);
     const timeline = page.getByRole('region', { name: 'Timeline' });
     const table = timeline.getByRole('table', { name: "The customer's timeline, newest first" });
     await table.waitFor();
@@ -122,8 +108,7 @@ describe("a customer's timeline in the console", () => {
 
   browserIt('names the kinds a token may not read instead of showing them', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/customers/${customerId}`);
-    await signIn(page, noNotesToken);
+    await suite.signInAt(page, `/console/customers/${customerId}`, noNotesToken);
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByText('Not shown (your token may not read them): Verification, Note.').waitFor();
     const texts = await timeline.getByRole('table').getByRole('row').allInnerTexts();

@@ -65,12 +65,12 @@ export class AccountService {
   constructor(
     private readonly stores: { accounts: AccountStore; customers: CustomerStore },
     private readonly creation: IdempotentCreation,
+    /** Issues each new account's first account number, written by the creation's statement (docs/adr/0107). */
+    private readonly accountNumbers: AccountNumberIssuer,
     /** The environments' clocks (docs/adr/0102): a flag's `until` is checked against its environment's time. */
     private readonly clock: EnvironmentTime = realTime,
     /** The verification gate (docs/adr/0104): VERIFICATION_REQUIRED in a gated environment; none by default. */
     private readonly verificationGate: CustomerVerificationGate = { assertCustomersVerified: async () => undefined },
-    /** Issues each new account's first account number, written by the creation's statement (docs/adr/0107); none: no number. */
-    private readonly accountNumbers?: AccountNumberIssuer,
   ) {}
 
   /**
@@ -130,7 +130,7 @@ export class AccountService {
               roles,
               externalId: account.externalId,
               metadata: account.metadata,
-              accountNumber: this.accountNumbers?.issue(caller.environment, account.accountId),
+              accountNumber: this.accountNumbers.issue(caller.environment, account.accountId),
             },
             { audit, idempotency },
           );

@@ -47,12 +47,12 @@ import { ACCOUNT_NUMBER_UNIQUE_INDEX, accountNumberInsert, accountNumberValues }
 import type { AccountFilter } from './account-search.js';
 
 /**
- * The account (its externalId $7 and metadata $8), its links, its audit event ($9…) and, with a key, the key's record ($18…), in one
- * statement, written only when every customer ($6, in order) exists in the environment. The customers
- * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
- * foreign keys are checked when the statement ends, as is the limit of accounts per customer (the links'
- * trigger, migration 20261203010000_customer_account_cap: SQLSTATE LC001 undoes the whole statement).
- * Raw SQL: the typed API cannot make this one statement.
+ * The account (its externalId $7 and metadata $8), its links, its first account number (docs/adr/0107), its audit
+ * event ($9…) and, with a key, the key's record ($18…), in one statement, written only when every customer ($6, in
+ * order) exists in the environment. The customers are locked FOR KEY SHARE until the statement commits (deletion
+ * needs FOR UPDATE), and the links' foreign keys are checked when the statement ends, as is the limit of accounts
+ * per customer (the links' trigger, migration 20261203010000_customer_account_cap: SQLSTATE LC001 undoes the whole
+ * statement). Raw SQL: the typed API cannot make this one statement.
  */
 /** The client's own id, unique per environment (migration 20261204000000_external_ids_and_metadata). */
 const EXTERNAL_ID_UNIQUE_INDEX = 'accounts_environment_external_id_key';
@@ -75,7 +75,7 @@ const OPENABLE =
  * The roles ($9, one per customer of $6, in the same order) are written with the links; a role only a person may
  * hold, given to a BUSINESS customer, writes nothing (`ineligible`), as a missing customer does.
  */
-const insertSql = (withKey: boolean, withNumber: boolean) =>
+const insertSql = (withKey: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
      found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
      archived AS (SELECT found.id FROM found WHERE found.archived_at IS NOT NULL),
@@ -92,7 +92,7 @@ const insertSql = (withKey: boolean, withNumber: boolean) =>
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
-     ),${withNumber ? ` number AS (${accountNumberInsert(withKey ? 27 : 19, '$2::varchar', 'account')}),` : ''}
+     ), number AS (${accountNumberInsert(withKey ? 27 : 19, '$2::varchar', 'account')}),
      audit AS (${auditInsert(10, 'account')}),
      event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(10) })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
@@ -115,11 +115,10 @@ const RELATIONSHIP_PAYLOAD =
 const INDIVIDUAL_ONLY = `ARRAY[${INDIVIDUAL_ONLY_ROLES.map((role) => `'${role}'`).join(', ')}]::varchar[]`;
 
 const SQL = {
-  insert: statement('account_insert', insertSql(false, false)),
-  insertWithKey: statement('account_insert_with_key', insertSql(true, false)),
-  // With the account's first number (docs/adr/0107: $19… without a key, $27… with one), in the same statement.
-  insertWithNumber: statement('account_insert_with_number', insertSql(false, true)),
-  insertWithKeyAndNumber: statement('account_insert_with_key_and_number', insertSql(true, true)),
+  // Every account with its first number (docs/adr/0107: $19… without a key, $27… with one), in the same statement.
+  // Named as when the number was optional: test/db/prisma-stores.test.ts and docs/adr/0107 name them.
+  insertWithNumber: statement('account_insert_with_number', insertSql(false)),
+  insertWithKeyAndNumber: statement('account_insert_with_key_and_number', insertSql(true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
   findByIds: statement(
     'account_find_by_ids',
@@ -368,17 +367,14 @@ export class PrismaAccountStore implements AccountStore {
     type Row = { created: number; missing: string; ineligible: string; archived: number };
     let row: Row | undefined;
     try {
-      const number = record.accountNumber ? accountNumberValues(record.accountNumber) : [];
+      const number = accountNumberValues(record.accountNumber);
       [row] = effects.idempotency
-        ? await queryRows<Row>(this.prisma, record.accountNumber ? SQL.insertWithKeyAndNumber : SQL.insertWithKey, [
+        ? await queryRows<Row>(this.prisma, SQL.insertWithKeyAndNumber, [
             ...values,
             ...claimValues(effects.idempotency, this.idempotencyWaitMs),
             ...number,
           ])
-        : await queryRows<Row>(this.prisma, record.accountNumber ? SQL.insertWithNumber : SQL.insert, [
-            ...values,
-            ...number,
-          ]);
+        : await queryRows<Row>(this.prisma, SQL.insertWithNumber, [...values, ...number]);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       if (violatedUniqueIndex(error) === ACCOUNT_NUMBER_UNIQUE_INDEX) return { outcome: 'account-number-taken' };

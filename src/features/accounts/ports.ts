@@ -18,8 +18,8 @@ export interface NewAccountRecord {
   roles?: AccountRole[] | undefined;
   externalId?: string | undefined;
   metadata?: Metadata | undefined;
-  /** Its first account number, sealed (docs/adr/0107), written by the same statement; absent: none. */
-  accountNumber?: NewAccountNumberRow | undefined;
+  /** Its first account number, sealed (docs/adr/0107), written by the same statement. */
+  accountNumber: NewAccountNumberRow;
 }
 
 /** Issues a new account's first account number (src/features/account-numbers). */

@@ -1,26 +1,19 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTING_NUMBER, PrismaSealedAccountNumberStore } from '../../../src/features/account-numbers/index.js';
 import { createDomainServices, type DomainServices } from '../../../src/features/services.js';
 import { createStores } from '../../../src/features/stores.js';
-import { PiiCipher } from '../../../src/pii/pii-cipher.js';
+import type { PiiCipher } from '../../../src/pii/pii-cipher.js';
 import { rotateAccountNumbers } from '../../../src/pii/pii-rotation.js';
-import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
+import type { DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
-import { TEST_STATIC_TOKEN } from '../../support/static-token.js';
+import { rotationKeys } from '../../support/pii-rotation.js';
 
 /**
  * `npm run pii:rotate` re-seals account numbers (docs/adr/0107): every number not under the active PII key is
  * opened with its own and sealed under the active one, in batches, audited; the blind index is left alone, so
  * that afterwards the full list answers the same digits and the inbound look-up still finds them.
  */
-const keys = { old: randomBytes(32), new: randomBytes(32) };
-const blindIndexKey = randomBytes(32);
-const cipherWith = (activeKeyId: keyof typeof keys, available: (keyof typeof keys)[] = ['old', 'new']) =>
-  new PiiCipher({ keys: new Map(available.map((kid) => [kid, keys[kid]])), activeKeyId, blindIndexKey });
+const { cipherWith, createHarness, runPiiRotate } = rotationKeys();
 const servicesWith = (cipher: PiiCipher): DomainServices =>
   createDomainServices({ stores: createStores(h.prisma), protector: cipher });
 
@@ -51,7 +44,7 @@ const fullLists = async (services: DomainServices) =>
   );
 
 beforeAll(async () => {
-  h = await createDomainHarness({ keyring: { keys: new Map([['old', keys.old]]), activeKeyId: 'old', blindIndexKey } });
+  h = await createHarness();
   for (const environment of ['sandbox', 'sandbox', 'production-like']) {
     const caller = h.caller(environment);
     const customer = await h.services.customers.create(caller, buildCustomerInput());
@@ -136,20 +129,7 @@ describe('rotating the account numbers', () => {
   });
 
   it('is run by npm run pii:rotate, which reports the account numbers apart; the digits never in its output', async () => {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: h.database.url,
-      API_TOKENS: TEST_STATIC_TOKEN,
-      PII_KEYS: `old:${keys.old.toString('base64')},new:${keys.new.toString('base64')}`,
-      PII_ACTIVE_KEY: 'old',
-      PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),
-    };
-    const { stdout, stderr } = await promisify(execFile)(
-      path.resolve('node_modules/.bin/tsx'),
-      ['src/cli/pii-rotate.ts', '--batch-size', '2'],
-      { env },
-    );
+    const { stdout, stderr } = await runPiiRotate(h.database.url, 2);
     const output = JSON.parse(stdout);
     // The previous test left three numbers under 'old' and one under 'new': that one is re-sealed.
     expect(output.accountNumbers).toEqual({ reencrypted: 1, batches: 1, failed: 0, remaining: 0 });

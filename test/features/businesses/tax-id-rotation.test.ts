@@ -1,22 +1,15 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrismaSealedBusinessStore } from '../../../src/features/businesses/sealed-business.store.js';
 import { createDomainServices } from '../../../src/features/services.js';
 import { createStores } from '../../../src/features/stores.js';
-import { PiiCipher } from '../../../src/pii/pii-cipher.js';
+import type { PiiCipher } from '../../../src/pii/pii-cipher.js';
 import { rotateBusinessTaxIds } from '../../../src/pii/pii-rotation.js';
-import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
-import { TEST_STATIC_TOKEN } from '../../support/static-token.js';
+import type { DomainHarness } from '../../support/domain.js';
+import { rotationKeys } from '../../support/pii-rotation.js';
 import { buildBusinessInput } from './support.js';
 
 /** `npm run pii:rotate` re-seals a business's tax id as it does an SSN (docs/adr/0090). */
-const keys = { old: randomBytes(32), new: randomBytes(32) };
-const blindIndexKey = randomBytes(32);
-const cipherWith = (activeKeyId: keyof typeof keys, available: (keyof typeof keys)[] = ['old', 'new']) =>
-  new PiiCipher({ keys: new Map(available.map((kid) => [kid, keys[kid]])), activeKeyId, blindIndexKey });
+const { cipherWith, createHarness, runPiiRotate } = rotationKeys();
 
 let h: DomainHarness;
 /** customer id → its normalised tax id */
@@ -43,7 +36,7 @@ const opensTo = (cipher: PiiCipher, row: Row) =>
   taxIds.get(row.id);
 
 beforeAll(async () => {
-  h = await createDomainHarness({ keyring: { keys: new Map([['old', keys.old]]), activeKeyId: 'old', blindIndexKey } });
+  h = await createHarness();
   for (const environment of ['sandbox', 'sandbox', 'sandbox', 'production-like', 'production-like']) {
     const input = buildBusinessInput();
     const { value } = await h.services.customers.create(h.caller(environment), input);
@@ -103,20 +96,7 @@ describe('rotating the tax ids', () => {
   });
 
   it('is run by npm run pii:rotate, which reports the tax ids apart', async () => {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: h.database.url,
-      API_TOKENS: TEST_STATIC_TOKEN,
-      PII_KEYS: `old:${keys.old.toString('base64')},new:${keys.new.toString('base64')}`,
-      PII_ACTIVE_KEY: 'old',
-      PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),
-    };
-    const { stdout } = await promisify(execFile)(
-      path.resolve('node_modules/.bin/tsx'),
-      ['src/cli/pii-rotate.ts', '--batch-size', '2'],
-      { env },
-    );
+    const { stdout } = await runPiiRotate(h.database.url, 2);
     const output = JSON.parse(stdout);
     // The previous test left four businesses under 'old' and one under 'new': that one is re-sealed.
     expect(output.businessTaxIds).toEqual({ reencrypted: 1, batches: 1, failed: 0, remaining: 0 });
