@@ -108,6 +108,7 @@ export const ErrorCodes = [
   'PRODUCT_NOT_FOUND',
   'PRODUCT_CODE_TAKEN',
   'PRODUCT_RATE_NOT_ALLOWED',
+  'PRODUCT_MISMATCH',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -790,4 +791,28 @@ export const productRateNotAllowed = (detail: ErrorDetail) =>
     'unprocessable',
     'This rate change is not allowed; see details. Nothing was written.',
     [detail],
+  );
+
+/** An account names a product (`productCode`) the environment does not have: nothing is created. */
+export const referencedProductNotFound = () =>
+  new DomainError(
+    'PRODUCT_NOT_FOUND',
+    'unprocessable_reference',
+    'No product with this code exists in this environment; nothing was created.',
+    [
+      {
+        field: 'productCode',
+        code: 'PRODUCT_NOT_FOUND',
+        message: 'Must be the code of a product of this environment.',
+      },
+    ],
+  );
+
+/** An account's type or currency is not its product's: each differing field is a detail. */
+export const productMismatch = (details: ErrorDetail[]) =>
+  new DomainError(
+    'PRODUCT_MISMATCH',
+    'unprocessable',
+    "The account does not match its product's terms; see details. Nothing was created.",
+    details,
   );

@@ -120,7 +120,13 @@ export function createDomainServices(deps: {
   const time = { now: (environment: string) => deps.stores.clock.now(environment) };
   const gates = new VerificationGates(deps.stores.verificationHttp, deps.verification?.required ?? []);
   const accountNumbers = new AccountNumberService(deps.stores, deps.protector, deps.accountNumbers);
-  const accounts = new AccountService(deps.stores, creation, time, gates, accountNumbers);
+  const products = new ProductService(
+    deps.stores,
+    creation,
+    time,
+    (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
+  );
+  const accounts = new AccountService(deps.stores, creation, time, gates, accountNumbers, products);
   const ledger = new LedgerService(deps.stores, creation, time, gates);
   const http = deps.verification?.http;
   let verificationCallbacks: VerificationHttpService | null = null;
@@ -178,12 +184,7 @@ export function createDomainServices(deps: {
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger,
     notes: new NoteService(deps.stores, creation),
-    products: new ProductService(
-      deps.stores,
-      creation,
-      time,
-      (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
-    ),
+    products,
     timeline: new TimelineService(deps.stores, deps.staticPrincipalNames),
     lifecycle: new LifecycleService(
       deps.stores,

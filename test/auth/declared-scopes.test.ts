@@ -964,6 +964,25 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
       variables: { id: await fixtures.account() },
     }),
   },
+  'Account.product': {
+    parentScope: 'accounts:read',
+    request: async () => {
+      const productCode = await fixtures.product();
+      const body = {
+        associatedCustomerIds: [await fixtures.customer()],
+        name: 'Scopes',
+        currency: 'USD',
+        type: 'SAVINGS',
+        productCode,
+      };
+      const accountId = (await ok(service.call('POST', '/sandbox/account', { body }), 'account on a product')).json.data
+        .accountId;
+      return {
+        document: 'query($id: ID!) { account(accountId: $id) { accountId product { code } } }',
+        variables: { id: accountId },
+      };
+    },
+  },
 };
 
 const nestedFields = Object.values(schema.getTypeMap())

@@ -15,7 +15,7 @@ export {
   everyRelationship,
 } from './account.js';
 export { currencySchema, type CreateAccountInput } from './account.schemas.js';
-export type { AccountStore } from './ports.js';
+export type { AccountStore, ProductTerms } from './ports.js';
 export { AccountService } from './account.service.js';
 export { PrismaAccountStore } from './account.store.js';
 export {

@@ -251,6 +251,16 @@ export class ProductService {
     return (await this.stores.products.findByCode(caller.environment, code, today)) ?? product;
   }
 
+  /**
+   * The terms an account opened on `code` must match (AccountService's ProductTerms port), null when no product has
+   * it. No scope of its own: it is part of the account's creation (`accounts:write`), and answers nothing but these.
+   */
+  async termsOf(environment: string, code: string): Promise<{ accountType: string; currency: string } | null> {
+    if (!isProductCode(code)) return null;
+    const product = await this.stores.products.findByCode(environment, code, await this.today(environment));
+    return product ? { accountType: product.accountType, currency: product.currency } : null;
+  }
+
   /** The product with its rate in force today and its newest rates. PRODUCT_NOT_FOUND (any code not of this shape too). */
   async get(caller: Caller, code: string): Promise<Product> {
     authorize(caller, 'products:read');

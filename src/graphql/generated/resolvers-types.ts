@@ -121,6 +121,13 @@ export type Account = Node & {
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
   overdraftLimit: Scalars['Decimal']['output'];
   /**
+   * Not in the contract. The deposit product the account was opened on (docs/products.md); null when none. Needs
+   * `products:read` as well (FORBIDDEN otherwise, this field null, the rest answered).
+   */
+  product: Maybe<Product>;
+  /** Not in the contract. The code of the deposit product the account was opened on; null when none. */
+  productCode: Maybe<Scalars['String']['output']>;
+  /**
    * Not in the contract. The newest numbered events whose resource is this account (account.*), newest first (greatest
    * `sequence` first): the same events, sequences and visibility as `events` (REST: `GET /{environment}/account/{accountId}/event`). The account's transactions have events of their own (`resourceType` transaction).
    * Needs `events:read` as well (FORBIDDEN otherwise, this field null); VALIDATION_FAILED when `first` is outside 1 to 50.
@@ -635,6 +642,11 @@ export type CreateAccountInput = {
   metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The colloquial name shown in user interfaces, 1 to 100 characters. */
   name: Scalars['String']['input'];
+  /**
+   * Optional: the code of the deposit product it opens on (docs/products.md); its accountType must be `type` and its
+   * currency `currency` (PRODUCT_MISMATCH), and an unknown code is PRODUCT_NOT_FOUND.
+   */
+  productCode?: InputMaybe<Scalars['String']['input']>;
   /**
    * Optional: the roles of some of `associatedCustomerIds`, each named at most once; a customer not named (and
    * every customer when absent or null) is an OWNER, and at least one must be. It adds no customer.
@@ -3646,6 +3658,8 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   notes?: Resolver<Maybe<ResolversTypes['NoteConnection']>, ParentType, ContextType, RequireFields<AccountNotesArgs, 'first'>>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType>;
+  productCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<AccountRecentEventsArgs, 'first'>>;
   relationships?: Resolver<Array<ResolversTypes['AccountRelationship']>, ParentType, ContextType>;
   statement?: Resolver<ResolversTypes['Statement'], ParentType, ContextType, RequireFields<AccountStatementArgs, 'from' | 'to'>>;

@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). Also optional, `relationships: [{customerId, role}]`: roles of some of `associatedCustomerIds` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. Others are OWNERs); each id one of `associatedCustomerIds` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).
+         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). Optional, `productCode`: the deposit product it opens on (docs/products.md): the product's accountType must be `type` and its currency `currency` (else PRODUCT_MISMATCH); the answer shows `productCode` only then. Also optional, `relationships: [{customerId, role}]`: roles of some of `associatedCustomerIds` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. Others are OWNERs); each id one of `associatedCustomerIds` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -1956,6 +1956,7 @@ export interface components {
             metadata?: {
                 [key: string]: string | null;
             } | null;
+            productCode?: string | null;
             relationships?: {
                 customerId: string;
                 /** @enum {string} */
@@ -2008,6 +2009,8 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Not in the contract. The deposit product the account was opened on (docs/products.md); only when it has one. */
+            productCode?: string;
             /**
              * @description Not in the contract. CLOSED on a closed account (`POST …/close`): nothing posts on it. INACTIVE or DORMANT on an open account without customer-initiated activity for INACTIVE_AFTER_DAYS / DORMANT_AFTER_DAYS (docs/dormancy-and-escheatment.md): a DORMANT account refuses debits (ACCOUNT_DORMANT). Absent while plainly open.
              * @enum {string}
@@ -4423,6 +4426,8 @@ export interface components {
         /**
          * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
          *     - `CUSTOMER_NOT_FOUND`: Associated customers do not exist in this environment (one detail per id); nothing is created.
+         *     - `PRODUCT_NOT_FOUND`: `productCode` names no product of this environment; nothing is created.
+         *     - `PRODUCT_MISMATCH`: The account's `type` or `currency` is not its product's (a detail each); nothing is created.
          */
         AccountUnprocessableContent_createAccount: {
             headers: {
@@ -4434,7 +4439,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED" | "CUSTOMER_NOT_FOUND";
+                        code?: "IDEMPOTENCY_KEY_REUSED" | "CUSTOMER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PRODUCT_MISMATCH";
                     };
                 };
             };
@@ -4471,6 +4476,22 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /** @description - `PRODUCT_MISMATCH`: The currency would change on an account opened on a product (docs/products.md): it keeps the product's; nothing changes. */
+        AccountUnprocessableContent_updateAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PRODUCT_MISMATCH";
                     };
                 };
             };
@@ -7051,6 +7072,7 @@ export interface operations {
             412: components["responses"]["AccountPreconditionFailed"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_updateAccount"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
