@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../../support/api-tokens.js';
 import { type CallResult, startTestService, type TestService } from '../../support/service.js';
 import { errorCodes, graphql } from '../../graphql/helpers.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * Deposit products over GraphQL (docs/adr/0112), through HTTP against the real database: `createProduct` and
@@ -245,5 +246,60 @@ describe('changeProductRate', () => {
         ),
       'FORBIDDEN',
     );
+  });
+});
+
+describe('the product events over GraphQL and REST', () => {
+  it('product.created and product.rate_changed carry the code (and the date) only; any events:read reader sees them', async () => {
+    const today = await businessDate();
+    const code = newCode('EVENTS');
+    const { productId } = data(await graphql(service, CREATE, { input: input(code) }, as(tokens.writer))).createProduct;
+    const effectiveFrom = nextDay(today, 4);
+    data(await graphql(service, CHANGE, { code, input: { annualRate: '0.03', effectiveFrom } }, as(tokens.writer)));
+    const eventsReader = (
+      await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['events:read'] })
+    ).token;
+    const QUERY =
+      '{ events(types: ["product.created", "product.rate_changed"], first: 100) { events { type resourceType resourceId productCode effectiveFrom changedFields } } }';
+    // Numbered by the sequencer after commit: a pass is run on demand until both are there.
+    const result = await eventually(
+      async () => {
+        await service.jobs.eventOutbox.runOnce();
+        return graphql(service, QUERY, {}, as(eventsReader));
+      },
+      (answer) =>
+        (answer.json?.data?.events?.events ?? []).filter(
+          (event: { resourceId: string }) => event.resourceId === productId,
+        ).length === 2,
+    );
+    const mine = data(result).events.events.filter((event: { resourceId: string }) => event.resourceId === productId);
+    expect(mine).toEqual([
+      {
+        type: 'product.created',
+        resourceType: 'product',
+        resourceId: productId,
+        productCode: code,
+        effectiveFrom: null,
+        changedFields: ['code', 'name', 'accountType', 'currency', 'interest', 'fees', 'limits'],
+      },
+      {
+        type: 'product.rate_changed',
+        resourceType: 'product',
+        resourceId: productId,
+        productCode: code,
+        effectiveFrom,
+        changedFields: ['annualRate', 'effectiveFrom'],
+      },
+    ]);
+    const rest = await service.call('GET', '/sandbox/event?types=product.rate_changed&limit=100', {
+      auth: false,
+      headers: { authorization: `Bearer ${eventsReader}` },
+    });
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.json.data.events.find((event: { resourceId: string }) => event.resourceId === productId).data).toEqual({
+      productId,
+      code,
+      effectiveFrom,
+    });
   });
 });
