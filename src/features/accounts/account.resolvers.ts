@@ -136,9 +136,9 @@ export const accountResolvers: Pick<
     relationships: (account) => everyRelationship(wholeRecord(account)),
     productCode: (account) => wholeRecord(account).productCode ?? null,
     // products:read besides the account's scope (docs/adr/0112): without it, FORBIDDEN on this field only.
-    product: (account, _args, { services, caller }) => {
+    product: async (account, _args, { loaders }) => {
       const code = wholeRecord(account).productCode;
-      return code === undefined ? null : services.products.get(caller, code);
+      return code === undefined || code === null ? null : loaders.productByCode.load(code);
     },
   },
 

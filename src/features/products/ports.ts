@@ -41,6 +41,8 @@ export interface ProductStore {
   ): Promise<RateInsertion>;
   /** The product with its rate in force on `businessDate` and its newest rates; null when none has this code. */
   findByCode(environment: string, code: string, businessDate: string): Promise<Product | null>;
+  /** The products of these codes that exist, each as findByCode reads it, in no particular order. */
+  findByCodes(environment: string, codes: readonly string[], businessDate: string): Promise<Product[]>;
   /** Products by code, after the code `after`, at most `page.first`, each as findByCode reads it. */
   list(environment: string, page: PageRequest, businessDate: string): Promise<Product[]>;
 }

@@ -274,6 +274,21 @@ export class ProductService {
     return product;
   }
 
+  /**
+   * Batch look-up for per-request loaders (`Account.product` of a list of accounts): one statement, one entry per
+   * code, null where there is none. products:read is checked once for the batch (FORBIDDEN).
+   */
+  async getMany(caller: Caller, codes: readonly string[]): Promise<(Product | null)[]> {
+    authorize(caller, 'products:read');
+    const valid = [...new Set(codes.filter(isProductCode))];
+    const found =
+      valid.length > 0
+        ? await this.stores.products.findByCodes(caller.environment, valid, await this.today(caller.environment))
+        : [];
+    const byCode = new Map(found.map((product) => [product.code, product]));
+    return codes.map((code) => byCode.get(code) ?? null);
+  }
+
   /** Products by code, a page at a time (`after`: the last code of the previous page). VALIDATION_FAILED for `first`, `after`. */
   async list(caller: Caller, page: PageQuery = {}): Promise<Page<Product>> {
     authorize(caller, 'products:read');

@@ -77,6 +77,21 @@ SELECT p.id::text AS "productId", p.code, p.name, p.account_type AS "accountType
   'annualRate', trim_scale(r.annual_rate)::text, 'tiers', r.tiers) AS rate FROM product_rates r
             WHERE r.product_id = p.id ORDER BY r.effective_from DESC LIMIT 24) h) AS rates FROM products p WHERE p.environment = $1 AND p.code = $2::varchar
 
+-- cas_product_find_by_codes
+SELECT p.id::text AS "productId", p.code, p.name, p.account_type AS "accountType", p.currency::text AS currency,
+  p.day_count AS "dayCount", p.balance_basis AS "balanceBasis", p.compounding, p.posting,
+  trim_scale(p.monthly_maintenance_fee)::text AS "monthlyMaintenanceFee", trim_scale(p.maintenance_fee_waived_at)::text AS "maintenanceFeeWaivedAt",
+  trim_scale(p.minimum_opening_deposit)::text AS "minimumOpeningDeposit", trim_scale(p.minimum_balance)::text AS "minimumBalance",
+  trim_scale(p.daily_withdrawal_total)::text AS "dailyWithdrawalTotal", p.withdrawals_per_month AS "withdrawalsPerMonth",
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
+  (SELECT jsonb_build_object('effectiveFrom', to_char(r.effective_from, 'YYYY-MM-DD'),
+  'annualRate', trim_scale(r.annual_rate)::text, 'tiers', r.tiers) FROM product_rates r
+    WHERE r.product_id = p.id AND r.effective_from <= $3::date ORDER BY r.effective_from DESC LIMIT 1) AS rate,
+  (SELECT coalesce(jsonb_agg(h.rate ORDER BY h.effective_from DESC), '[]'::jsonb)
+     FROM (SELECT r.effective_from, jsonb_build_object('effectiveFrom', to_char(r.effective_from, 'YYYY-MM-DD'),
+  'annualRate', trim_scale(r.annual_rate)::text, 'tiers', r.tiers) AS rate FROM product_rates r
+            WHERE r.product_id = p.id ORDER BY r.effective_from DESC LIMIT 24) h) AS rates FROM products p WHERE p.environment = $1 AND p.code = ANY($2::varchar[])
+
 -- cas_product_list
 SELECT p.id::text AS "productId", p.code, p.name, p.account_type AS "accountType", p.currency::text AS currency,
   p.day_count AS "dayCount", p.balance_basis AS "balanceBasis", p.compounding, p.posting,

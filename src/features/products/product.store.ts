@@ -105,6 +105,11 @@ const SQL = {
     'product_find_by_code',
     `SELECT ${productColumns('$3')} FROM products p WHERE p.environment = $1 AND p.code = $2::varchar`,
   ),
+  // The products of the given codes (an account list's products in one statement).
+  findByCodes: statement(
+    'product_find_by_codes',
+    `SELECT ${productColumns('$3')} FROM products p WHERE p.environment = $1 AND p.code = ANY($2::varchar[])`,
+  ),
   // A page by code after $2 (NULL: the first), at most $4.
   list: statement(
     'product_list',
@@ -242,6 +247,11 @@ export class PrismaProductStore implements ProductStore {
   async findByCode(environment: string, code: string, businessDate: string): Promise<Product | null> {
     const [row] = await queryRows<ProductRow>(this.prisma, SQL.findByCode, [environment, code, businessDate]);
     return row ? toProduct(row) : null;
+  }
+
+  async findByCodes(environment: string, codes: readonly string[], businessDate: string): Promise<Product[]> {
+    const rows = await queryRows<ProductRow>(this.prisma, SQL.findByCodes, [environment, [...codes], businessDate]);
+    return rows.map(toProduct);
   }
 
   async list(environment: string, page: PageRequest, businessDate: string): Promise<Product[]> {

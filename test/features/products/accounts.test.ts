@@ -198,6 +198,37 @@ describe('GraphQL createAccount(productCode) and Account.product', () => {
     });
   });
 
+  it("reads the products of a customer's accounts in one statement, however many accounts (no N+1)", async () => {
+    const NESTED = 'query($id: ID!) { customer(customerId: $id) { accounts { accountId product { code } } } }';
+    const statementsFor = async (accounts: number) => {
+      const { customerId } = await createCustomer(service);
+      for (let i = 0; i < accounts; i++)
+        await graphql(
+          service,
+          CREATE,
+          {
+            input: {
+              associatedCustomerIds: [customerId],
+              name: `Savings ${i}`,
+              currency: 'USD',
+              type: 'SAVINGS',
+              productCode: 'EVERYDAY_SAVINGS',
+            },
+          },
+          { auth: false, headers: bearer(opener) },
+        );
+      service.statements.count = 0;
+      const read = await graphql(service, NESTED, { id: customerId });
+      const statements = service.statements.count;
+      expect(errorCodes(read), read.text).toEqual([]);
+      expect(
+        read.json.data.customer.accounts.map((account: { product: { code: string } }) => account.product.code),
+      ).toEqual(Array(accounts).fill('EVERYDAY_SAVINGS'));
+      return statements;
+    };
+    expect(await statementsFor(4)).toBe(await statementsFor(1));
+  });
+
   it('refuses a mismatch and an unknown code with REST codes; an account without a product has product null', async () => {
     const { customerId } = await createCustomer(service);
     const input = { associatedCustomerIds: [customerId], name: 'Checking', currency: 'USD', type: 'CHECKING' };
