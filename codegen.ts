@@ -52,6 +52,8 @@ const config: CodegenConfig = {
           MaskedAccountNumber: '../../features/account-numbers/index.js#MaskedAccountNumber',
           AccountNumberLookup: '../../features/account-numbers/index.js#AccountNumberLookup',
           NoteConnection: '../pagination.js#NotePage',
+          Product: '../../features/products/index.js#Product',
+          ProductConnection: '../pagination.js#ProductPage',
           TimelineConnection: '../../features/timeline/index.js#TimelinePage',
           TimelineEntry: '../../features/timeline/index.js#TimelineEntry',
           EscheatmentEntry: '../../features/dormancy/index.js#EscheatmentItem',

@@ -35,7 +35,12 @@ const generators = [
   { script: 'bench:tables', files: ['bench/results/latest.md'] },
   {
     script: 'docs:reference',
-    files: ['docs/reference/configuration.md', 'docs/reference/configuration-features.md', 'docs/reference/errors.md'],
+    files: [
+      'docs/reference/configuration.md',
+      'docs/reference/configuration-features.md',
+      'docs/reference/errors.md',
+      'docs/reference/errors-request.md',
+    ],
   },
   // Runs even when no file exists yet: its files are found, not listed.
   { script: 'sql:generate', files: sqlFiles(), found: true },

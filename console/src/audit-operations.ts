@@ -64,4 +64,6 @@ export const AUDIT_OPERATIONS = [
   'account.account_number.read',
   'account_number.lookup',
   'clock.advance',
+  'product.create',
+  'product.rate.change',
 ] as const;

@@ -49,6 +49,12 @@ export const ERROR_TEXTS: Record<string, string> = {
     "No account number of the account has this id; for a look-up, the routing number is not the environment's or the account number is none of its numbers (one answer for both).",
   ACCOUNT_NUMBER_CANCELED:
     'The account number is CANCELED, which is final: its status and inbound ACH debits no longer change; nothing is changed.',
+  PRODUCT_NOT_FOUND:
+    "404: no product has the path's code. 422: an account's `productCode` names none; nothing is created.",
+  PRODUCT_CODE_TAKEN: 'A product has this code in the environment (products never change: use a new code).',
+  PRODUCT_RATE_NOT_ALLOWED:
+    "A rate change not after today's business date, for a date with a rate, or of a product without interest.",
+  PRODUCT_MISMATCH: "An account's `type` or `currency` is not its product's (a detail each); nothing is created.",
   DOCUMENT_NOT_FOUND:
     'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
   DOCUMENT_TYPE_MISMATCH:

@@ -82,6 +82,9 @@ export const AUDIT_OPERATIONS = [
   'account_number.lookup',
   // A sandbox's clock moved forward (POST /{environment}/clock/advance, docs/adr/0102); resourceId: the advance.
   'clock.advance',
+  // Deposit products (docs/adr/0112), resourceType product, resourceId the product: defined, a rate scheduled.
+  'product.create',
+  'product.rate.change',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
@@ -97,6 +100,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'environment_clock',
   'verification_document',
   'account_number',
+  'product',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

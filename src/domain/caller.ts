@@ -27,6 +27,8 @@
  * last four digits show), and `accounts:numbers:lookup` finds the account an inbound payment's routing and account
  * number name (audited, rate-limited): the payment rail's integration, which reads nothing else (docs/adr/0107).
  * Adding an account number and setting its status and inbound ACH debits need `accounts:controls`.
+ * `products:read` / `products:write` read / define deposit products and change their rates (docs/adr/0112): the
+ * bank's product catalogue, which the integration opening accounts reads and product management writes.
  */
 export const ACCESS_SCOPES = [
   'customers:read',
@@ -51,6 +53,8 @@ export const ACCESS_SCOPES = [
   'notes:write',
   'accounts:numbers:read',
   'accounts:numbers:lookup',
+  'products:read',
+  'products:write',
 ] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 

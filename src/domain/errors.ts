@@ -104,6 +104,11 @@ export const ErrorCodes = [
   // Account and routing numbers (docs/adr/0107-account-and-routing-numbers.md).
   'ACCOUNT_NUMBER_NOT_FOUND',
   'ACCOUNT_NUMBER_CANCELED',
+  // Deposit products (docs/adr/0112-deposit-products.md).
+  'PRODUCT_NOT_FOUND',
+  'PRODUCT_CODE_TAKEN',
+  'PRODUCT_RATE_NOT_ALLOWED',
+  'PRODUCT_MISMATCH',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -764,4 +769,50 @@ export const accountNumberCanceled = () =>
     'unprocessable',
     'The account number is CANCELED, which is final: its status and inbound ACH debits no longer change (add a new number instead). Nothing was changed.',
     [{ field: 'status', code: 'FINAL_STATUS', message: 'A CANCELED account number never changes.' }],
+  );
+
+/** No product has this code in this environment (a code not of a code's shape names none). */
+export const productNotFound = () =>
+  new DomainError('PRODUCT_NOT_FOUND', 'not_found', 'No product with this code exists in this environment.');
+
+/** A product's code names it for ever (docs/adr/0112): a new version of a product is a new code. */
+export const productCodeTaken = () =>
+  new DomainError(
+    'PRODUCT_CODE_TAKEN',
+    'conflict',
+    'A product with this code already exists in this environment; a product never changes: define one under a new code. Nothing was written.',
+    [{ field: 'code', code: 'PRODUCT_CODE_TAKEN', message: 'Must be unique among the products of this environment.' }],
+  );
+
+/** A rate changes only forward, from a date with no rate yet, on a product with interest (docs/adr/0112). */
+export const productRateNotAllowed = (detail: ErrorDetail) =>
+  new DomainError(
+    'PRODUCT_RATE_NOT_ALLOWED',
+    'unprocessable',
+    'This rate change is not allowed; see details. Nothing was written.',
+    [detail],
+  );
+
+/** An account names a product (`productCode`) the environment does not have: nothing is created. */
+export const referencedProductNotFound = () =>
+  new DomainError(
+    'PRODUCT_NOT_FOUND',
+    'unprocessable_reference',
+    'No product with this code exists in this environment; nothing was created.',
+    [
+      {
+        field: 'productCode',
+        code: 'PRODUCT_NOT_FOUND',
+        message: 'Must be the code of a product of this environment.',
+      },
+    ],
+  );
+
+/** An account's type or currency is not its product's: each differing field is a detail. */
+export const productMismatch = (details: ErrorDetail[]) =>
+  new DomainError(
+    'PRODUCT_MISMATCH',
+    'unprocessable',
+    "The account does not match its product's terms; see details. Nothing was created.",
+    details,
   );

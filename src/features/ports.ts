@@ -13,6 +13,7 @@ import type { LinkReadModel } from './links/index.js';
 import type { LifecycleStore } from './lifecycle/index.js';
 import type { DormancyStore } from './dormancy/index.js';
 import type { NoteStore } from './notes/index.js';
+import type { ProductStore } from './products/index.js';
 import type { TimelineStore } from './timeline/index.js';
 import type { WebhookStore } from './webhooks/index.js';
 
@@ -51,6 +52,8 @@ export interface Stores {
   accountNumbers: AccountNumberStore;
   /** Case notes on customers and accounts (docs/adr/0105). */
   notes: NoteStore;
+  /** Deposit products and their rates (docs/adr/0112). */
+  products: ProductStore;
   /** A customer's timeline, read from the records of the other features (docs/adr/0111). */
   timeline: TimelineStore;
   /** Accounts close and reopen, customers archive (docs/adr/0106). */

@@ -20,6 +20,7 @@ import { type EventFeed, EventService } from './events/index.js';
 import { holdExpiryStep, LedgerService } from './ledger/index.js';
 import { LinkService } from './links/index.js';
 import { NoteService } from './notes/index.js';
+import { ProductService } from './products/index.js';
 import { TimelineService } from './timeline/index.js';
 import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
 import {
@@ -47,6 +48,8 @@ export interface DomainServices {
   audit: AuditService;
   links: LinkService;
   notes: NoteService;
+  /** Deposit products (docs/adr/0112). */
+  products: ProductService;
   timeline: TimelineService;
   /** Accounts close and reopen, customers archive (docs/adr/0106). */
   lifecycle: LifecycleService;
@@ -117,7 +120,13 @@ export function createDomainServices(deps: {
   const time = { now: (environment: string) => deps.stores.clock.now(environment) };
   const gates = new VerificationGates(deps.stores.verificationHttp, deps.verification?.required ?? []);
   const accountNumbers = new AccountNumberService(deps.stores, deps.protector, deps.accountNumbers);
-  const accounts = new AccountService(deps.stores, creation, accountNumbers, time, gates);
+  const products = new ProductService(
+    deps.stores,
+    creation,
+    time,
+    (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
+  );
+  const accounts = new AccountService(deps.stores, creation, accountNumbers, time, gates, products);
   const ledger = new LedgerService(deps.stores, creation, time, gates);
   const http = deps.verification?.http;
   let verificationCallbacks: VerificationHttpService | null = null;
@@ -175,6 +184,7 @@ export function createDomainServices(deps: {
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger,
     notes: new NoteService(deps.stores, creation),
+    products,
     timeline: new TimelineService(deps.stores, deps.staticPrincipalNames),
     lifecycle: new LifecycleService(
       deps.stores,

@@ -19,6 +19,7 @@ import { PrismaLinkReadModel } from './links/index.js';
 import { PrismaLifecycleStore } from './lifecycle/index.js';
 import { PrismaDormancyStore } from './dormancy/index.js';
 import { PrismaNoteStore } from './notes/index.js';
+import { PrismaProductStore } from './products/index.js';
 import { PrismaTimelineStore } from './timeline/index.js';
 import type { PrismaClient } from '../db/connection/prisma-client.js';
 import { PrismaWebhookStore } from './webhooks/index.js';
@@ -47,6 +48,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     accountNumbers: withTranslatedErrors(new PrismaAccountNumberStore(prisma)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     notes: withTranslatedErrors(new PrismaNoteStore(prisma, options.idempotencyWaitMs)),
+    products: withTranslatedErrors(new PrismaProductStore(prisma, options.idempotencyWaitMs)),
     timeline: withTranslatedErrors(new PrismaTimelineStore(prisma)),
     ledger: withTranslatedErrors(ledger),
     // A closing disbursement is the ledger's own posting statement, in the lifecycle store's transaction.

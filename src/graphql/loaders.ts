@@ -11,6 +11,7 @@ import type { DomainServices } from '../features/services.js';
 import type { DomainEvent } from '../features/events/index.js';
 import type { Note } from '../features/notes/index.js';
 import type { RevealedAccountNumber } from '../features/account-numbers/index.js';
+import type { Product } from '../features/products/index.js';
 import type { Page } from '../domain/pagination.js';
 
 /**
@@ -59,6 +60,8 @@ export interface Loaders {
   firstNotes(subject: RecordKind, first: number | undefined): DataLoader<string, Page<Note>>;
   /** `Account.accountNumbers` of every account of the response in one statement (docs/adr/0107). */
   accountNumbers: DataLoader<string, RevealedAccountNumber[]>;
+  /** `Account.product` of every account of the response in one statement (products:read checked once per batch). */
+  productByCode: DataLoader<string, Product | null>;
   /** `Account.accountNumberLast4` of every account of the response in one statement. */
   accountNumberLast4: DataLoader<string, string | null>;
 }
@@ -166,6 +169,7 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
       (ids) => services.accountNumbers.listOfMany(caller, ids),
       { cacheKeyFn: (id) => id.toLowerCase() },
     ),
+    productByCode: new DataLoader<string, Product | null>((codes) => services.products.getMany(caller, codes)),
     accountNumberLast4: new DataLoader<string, string | null>(
       (ids) => services.accountNumbers.last4OfMany(caller, ids),
       { cacheKeyFn: (id) => id.toLowerCase() },

@@ -9,6 +9,7 @@ import { eventResolvers, subscriptionResolvers } from '../features/events/index.
 import { historyResolvers } from '../features/history/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
+import { productResolvers } from '../features/products/index.js';
 import { timelineResolvers } from '../features/timeline/index.js';
 import { accountNumberResolvers } from '../features/account-numbers/index.js';
 import { lifecycleResolvers } from '../features/lifecycle/index.js';
@@ -64,6 +65,7 @@ export const resolverMaps = [
   nodeResolvers,
   auditResolvers,
   noteResolvers,
+  productResolvers,
   timelineResolvers,
   accountNumberResolvers,
   lifecycleResolvers,

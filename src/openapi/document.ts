@@ -285,6 +285,15 @@ function allParameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: '0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f',
     },
+    code: {
+      name: 'code',
+      in: 'path',
+      required: true,
+      description:
+        "A product's code (upper-case words joined by underscores, case-sensitive, docs/products.md). Any other text names none.",
+      schema: { type: 'string', maxLength: 32 },
+      example: 'HIGH_YIELD_SAVINGS',
+    },
     accountNumberId: {
       name: 'accountNumberId',
       in: 'path',
@@ -582,6 +591,45 @@ const ACCOUNT_NUMBER_EXAMPLE = {
   inboundAchDebits: 'ALLOWED',
   createdAt: '2026-12-03T10:00:00.000Z',
   updatedAt: '2026-12-03T10:00:00.000Z',
+};
+
+/** A deposit product (docs/adr/0112) with a tiered rate, a scheduled change and a fee. */
+const PRODUCT_EXAMPLE = {
+  productId: '0193a5c8-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+  code: 'HIGH_YIELD_SAVINGS',
+  name: 'High-yield savings',
+  accountType: 'SAVINGS',
+  currency: 'USD',
+  interest: {
+    dayCount: 'ACTUAL_365',
+    balanceBasis: 'END_OF_DAY',
+    compounding: 'DAILY',
+    posting: 'MONTHLY',
+    rate: {
+      effectiveFrom: '2026-12-02',
+      annualRate: null,
+      tiers: [
+        { minimumBalance: '0', annualRate: '0.01' },
+        { minimumBalance: '10000', annualRate: '0.0425' },
+      ],
+    },
+    rateHistory: [
+      { effectiveFrom: '2027-01-01', annualRate: '0.045', tiers: null },
+      {
+        effectiveFrom: '2026-12-02',
+        annualRate: null,
+        tiers: [
+          { minimumBalance: '0', annualRate: '0.01' },
+          { minimumBalance: '10000', annualRate: '0.0425' },
+        ],
+      },
+    ],
+  },
+  fees: { monthlyMaintenance: { amount: '5', waivedAtMinimumDailyBalance: '500' } },
+  minimumOpeningDeposit: '100',
+  minimumBalance: null,
+  limits: { dailyWithdrawalTotal: null, withdrawalsPerMonth: 6 },
+  createdAt: '2026-12-02T10:00:00.000Z',
 };
 
 /** A case note (docs/adr/0105), without the record it is about. */
@@ -971,6 +1019,10 @@ function successExample(route: RestRoute): object {
           },
         ],
       };
+    case 'Product':
+      return PRODUCT_EXAMPLE;
+    case 'ProductPage':
+      return { products: [PRODUCT_EXAMPLE], nextAfter: null };
     case 'Clock':
       return {
         now: '2026-12-02T19:44:17.000Z',
@@ -1354,6 +1406,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES)
       { name: 'Clock', description: "Each environment's clock, a sandbox's time travel, and the end of day." },
       { name: 'Customers', description: 'People or entities that may hold accounts.' },
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
+      { name: 'Products', description: 'Deposit products: the terms accounts are opened on, and their rates.' },
       {
         name: 'Webhooks',
         description:

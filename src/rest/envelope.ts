@@ -32,13 +32,15 @@ export function envelope(family: EnvelopeFamily, requestId: string, outcome: Out
 
 /**
  * The family of a path no route claimed (unknown route, or an error before any route ran): paths whose
- * resource segment is `account`, `transfer` (money moving between accounts) or `account-numbers` (an account
- * number's look-up, docs/adr/0107) answer like the account endpoints, everything else like the customer endpoints
+ * resource segment is `account`, `transfer` (money moving between accounts), `account-numbers` (an account
+ * number's look-up, docs/adr/0107) or `product` (the terms accounts open on, docs/adr/0112) answer like the account endpoints, everything else like the customer endpoints
  * (docs/adr/0014-rest-protocol.md).
  */
 export function envelopeFamilyOf(path: string): EnvelopeFamily {
   const resource = path.split('?', 1)[0]!.split('/')[2];
-  return resource === 'account' || resource === 'transfer' || resource === 'account-numbers' ? 'account' : 'customer';
+  return resource === 'account' || resource === 'transfer' || resource === 'account-numbers' || resource === 'product'
+    ? 'account'
+    : 'customer';
 }
 
 /** A GET's 304 (RFC 9110 §15.4.5): the headers a 200 would carry that describe the record (ETag), no body. */

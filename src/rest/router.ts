@@ -40,6 +40,7 @@ import {
   verificationCheckAnswer,
 } from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
+import { listProductsQuery, presentProduct, presentProductPage } from '../features/products/index.js';
 import {
   presentAccountNumber,
   presentAccountNumberLookup,
@@ -197,6 +198,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     events,
     webhooks,
     notes,
+    products,
     lifecycle,
     dormancy,
     clock,
@@ -271,6 +273,15 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     listAccountNotes: async ({ caller, params, query }) =>
       ok(presentAccountNotePage(await notes.list(caller, 'account', params.accountId!, listNotesQuery(caller, query)))),
+    createProduct: async ({ caller, body, idempotencyKey }) => {
+      const { value, replayed } = await products.create(caller, body, { idempotencyKey });
+      return created(`/${caller.environment}/product/${value.code}`, presentProduct(value), replayed);
+    },
+    listProducts: async ({ caller, query }) =>
+      ok(presentProductPage(await products.list(caller, listProductsQuery(caller, query)))),
+    getProduct: async ({ caller, params }) => ok(presentProduct(await products.get(caller, params.code!))),
+    changeProductRate: async ({ caller, params, body }) =>
+      ok(presentProduct(await products.changeRate(caller, params.code!, body))),
     listAccountNumbers: async ({ caller, params }) =>
       ok(
         presentAccountNumbers(

@@ -8,6 +8,7 @@ import { DOCUMENT_ROUTES, VERIFICATION_ROUTES } from '../features/verification/i
 import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
 import { NOTES_ROUTES } from '../features/notes/index.js';
+import { PRODUCTS_ROUTES } from '../features/products/index.js';
 import { LIFECYCLE_ROUTES } from '../features/lifecycle/index.js';
 import { DORMANCY_ROUTES } from '../features/dormancy/index.js';
 import type { RestRoute } from './operations/route.js';
@@ -50,6 +51,7 @@ export const REST_ROUTES = [
   ...DORMANCY_ROUTES,
   ...CLOCK_ROUTES,
   ...ACCOUNT_NUMBERS_ROUTES,
+  ...PRODUCTS_ROUTES,
 ] as const satisfies readonly RestRoute[];
 
 export type OperationId = (typeof REST_ROUTES)[number]['operationId'];

@@ -31,9 +31,29 @@ const uploaded = async () => {
   return { id, documentId };
 };
 
+let products = 0;
+/** A product with a flat rate, defined with every scope. */
+const product = async () => {
+  const code = `AUTH_${++products}`;
+  await h.services.products.create(full(), {
+    code,
+    name: 'Auth',
+    accountType: 'SAVINGS',
+    currency: 'USD',
+    interest: {
+      annualRate: '0.01',
+      dayCount: 'ACTUAL_365',
+      balanceBasis: 'END_OF_DAY',
+      compounding: 'DAILY',
+      posting: 'MONTHLY',
+    },
+  });
+  return code;
+};
+
 async function writeCounts(): Promise<string> {
   const { rows } = await h.pool.query(
-    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k, (SELECT count(*) FROM notes) n, (SELECT count(*) FROM verification_documents) d, (SELECT count(*) FROM verification_document_chunks) dk',
+    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k, (SELECT count(*) FROM notes) n, (SELECT count(*) FROM verification_documents) d, (SELECT count(*) FROM verification_document_chunks) dk, (SELECT count(*) FROM products) p, (SELECT count(*) FROM product_rates) r',
   );
   return JSON.stringify(rows[0]);
 }
@@ -240,6 +260,34 @@ const OPERATIONS: {
     prepare: async () => {
       const id = await customer();
       return (s) => h.services.notes.list(s, 'customer', id, { first: 5 });
+    },
+  },
+  {
+    name: 'products.create',
+    required: 'products:write',
+    prepare: async () => (s) =>
+      h.services.products.create(s, {
+        code: `AUTH_${++products}`,
+        name: 'Auth',
+        accountType: 'CHECKING',
+        currency: 'USD',
+      }),
+  },
+  {
+    name: 'products.changeRate',
+    required: 'products:write',
+    prepare: async () => {
+      const code = await product();
+      return (s) => h.services.products.changeRate(s, code, { annualRate: '0.02', effectiveFrom: '2099-01-01' });
+    },
+  },
+  { name: 'products.list', required: 'products:read', prepare: async () => (s) => h.services.products.list(s, {}) },
+  {
+    name: 'products.get',
+    required: 'products:read',
+    prepare: async () => {
+      const code = await product();
+      return (s) => h.services.products.get(s, code);
     },
   },
 ];

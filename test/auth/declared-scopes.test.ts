@@ -64,6 +64,9 @@ async function ok(result: Promise<CallResult>, what: string): Promise<CallResult
   return res;
 }
 
+let products = 0;
+const productCode = () => `SCOPES_${++products}`;
+
 const fixtures = {
   async customer(): Promise<string> {
     return (await ok(service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }), 'customer')).json.data
@@ -109,6 +112,25 @@ const fixtures = {
       'document',
     );
     return { customerId, documentId: res.json.data.documentId };
+  },
+  /** A product with a flat rate, under a code no other fixture has. */
+  async product(): Promise<string> {
+    const code = productCode();
+    const body = {
+      code,
+      name: 'Scopes',
+      accountType: 'SAVINGS',
+      currency: 'USD',
+      interest: {
+        annualRate: '0.01',
+        dayCount: 'ACTUAL_365',
+        balanceBasis: 'END_OF_DAY',
+        compounding: 'DAILY',
+        posting: 'MONTHLY',
+      },
+    };
+    await ok(service.call('POST', '/sandbox/product', { body }), 'product');
+    return code;
   },
   async account(customerIds?: string[]): Promise<string> {
     const holders = customerIds ?? [await fixtures.customer()];
@@ -325,6 +347,15 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   },
   lookupAccountNumber: async () => ({
     body: { routingNumber: '011000015', accountNumber: (await fixtures.accountNumber()).accountNumber },
+  }),
+  createProduct: async () => ({
+    body: { code: productCode(), name: 'Scopes', accountType: 'CHECKING', currency: 'USD' },
+  }),
+  listProducts: async () => ({ query: { limit: '5' } }),
+  getProduct: async () => ({ params: { code: await fixtures.product() } }),
+  changeProductRate: async () => ({
+    params: { code: await fixtures.product() },
+    body: { annualRate: '0.02', effectiveFrom: '2099-01-01' },
   }),
   getClock: async () => ({}),
   // A day each time (refused calls change nothing): nothing in this file turns on the sandbox's time.
@@ -658,6 +689,20 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($id: ID!, $e: ID!) { redeliverWebhook(endpointId: $id, eventId: $e) { eventId } }',
     variables: { id: await fixtures.endpoint(), e: await fixtures.eventId() },
   }),
+  'Query.products': async () => ({ document: '{ products(first: 2) { nodes { code } } }' }),
+  'Query.product': async () => ({
+    document: 'query($code: String!) { product(code: $code) { code } }',
+    variables: { code: await fixtures.product() },
+  }),
+  'Mutation.createProduct': async () => ({
+    document: 'mutation($input: CreateProductInput!) { createProduct(input: $input) { code } }',
+    variables: { input: { code: productCode(), name: 'Scopes', accountType: 'CHECKING', currency: 'USD' } },
+  }),
+  'Mutation.changeProductRate': async () => ({
+    document:
+      'mutation($code: String!) { changeProductRate(code: $code, input: { annualRate: "0.02", effectiveFrom: "2099-01-01" }) { code } }',
+    variables: { code: await fixtures.product() },
+  }),
   'Query.clock': async () => ({ document: '{ clock { now businessDate } }' }),
   'Query.endOfDay': async () => ({ document: '{ endOfDay(from: "2026-12-01", to: "2026-12-31") { businessDate } }' }),
   'Query.escheatment': async () => ({
@@ -918,6 +963,25 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
       document: 'query($id: ID!) { account(accountId: $id) { accountId notes(first: 2) { nodes { noteId } } } }',
       variables: { id: await fixtures.account() },
     }),
+  },
+  'Account.product': {
+    parentScope: 'accounts:read',
+    request: async () => {
+      const productCode = await fixtures.product();
+      const body = {
+        associatedCustomerIds: [await fixtures.customer()],
+        name: 'Scopes',
+        currency: 'USD',
+        type: 'SAVINGS',
+        productCode,
+      };
+      const accountId = (await ok(service.call('POST', '/sandbox/account', { body }), 'account on a product')).json.data
+        .accountId;
+      return {
+        document: 'query($id: ID!) { account(accountId: $id) { accountId product { code } } }',
+        variables: { id: accountId },
+      };
+    },
   },
 };
 

@@ -6,6 +6,7 @@ import {
   anchorOf,
   CONFIGURATION_PAGE,
   ERRORS_PAGE,
+  REQUEST_ERRORS_PAGE,
   FEATURE_CONFIGURATION_PAGE,
   errorExamples,
   findRaisers,
@@ -26,7 +27,7 @@ describe('the generated reference pages', () => {
   const rendered = renderReference();
 
   it('are current: rendered in memory, they equal the committed pages', () => {
-    for (const page of [CONFIGURATION_PAGE, FEATURE_CONFIGURATION_PAGE, ERRORS_PAGE])
+    for (const page of [CONFIGURATION_PAGE, FEATURE_CONFIGURATION_PAGE, ERRORS_PAGE, REQUEST_ERRORS_PAGE])
       expect(readFileSync(page, 'utf8'), `${page} is stale: npm run docs:reference`).toBe(rendered.get(page));
   });
 
@@ -76,8 +77,11 @@ describe('the generated reference pages', () => {
     expect(page).toContain('| `GRAPHQL_MAX_COST` | `25000` | whole number, 1–1,000,000,000,000 |');
   });
 
+  // The catalogue's two pages, read as one.
+  const catalogue = () => `${rendered.get(ERRORS_PAGE)!}\n${rendered.get(REQUEST_ERRORS_PAGE)!}`;
+
   it('the error catalogue names every code, with the status of its kind', () => {
-    const page = rendered.get(ERRORS_PAGE)!;
+    const page = catalogue();
     const codes = [...page.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)].map((match) => [
       match[1],
       match[2]!.trim(),
@@ -111,7 +115,7 @@ describe('the generated reference pages', () => {
   });
 
   it('links each code to its real request on the REST errors page, whose examples name only codes the catalogue has, at their status', () => {
-    const page = rendered.get(ERRORS_PAGE)!;
+    const page = catalogue();
     const statuses = Object.fromEntries(
       [...page.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)].map((match) => [
         match[1]!,

@@ -157,7 +157,13 @@ describe('the OpenAPI document', () => {
       'CUSTOMER_HAS_ACCOUNTS',
       'CUSTOMER_IS_A_BENEFICIAL_OWNER',
     ]);
-    expect(codesByOperation.get('createAccount')!.get('422')).toEqual(['IDEMPOTENCY_KEY_REUSED', 'CUSTOMER_NOT_FOUND']);
+    // An account on a product (docs/adr/0112): an unknown code, a type or currency that is not the product's.
+    expect(codesByOperation.get('createAccount')!.get('422')).toEqual([
+      'IDEMPOTENCY_KEY_REUSED',
+      'CUSTOMER_NOT_FOUND',
+      'PRODUCT_NOT_FOUND',
+      'PRODUCT_MISMATCH',
+    ]);
     expect(codesByOperation.get('getCustomer')!.get('404')).toEqual(['ENVIRONMENT_NOT_FOUND', 'CUSTOMER_NOT_FOUND']);
     expect(codesByOperation.get('updateAccount')!.get('400')).toEqual([
       'MALFORMED_REQUEST',

@@ -57,9 +57,12 @@ export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>
     links: string;
     entries: string;
     notes: string;
+    products: string;
+    rates: string;
   }>(
     `SELECT (SELECT count(*) FROM customers) AS customers, (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM account_customers) AS links,
-            (SELECT count(*) FROM ledger_entries) AS entries, (SELECT count(*) FROM notes) AS notes`,
+            (SELECT count(*) FROM ledger_entries) AS entries, (SELECT count(*) FROM notes) AS notes,
+            (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM product_rates) AS rates`,
   );
   const row = rows[0]!;
   return {
@@ -68,6 +71,8 @@ export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>
     links: Number(row.links),
     entries: Number(row.entries),
     notes: Number(row.notes),
+    products: Number(row.products),
+    rates: Number(row.rates),
   };
 }
 

@@ -83,6 +83,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   audit: { list: LIST },
   // A record or a cursor the replica lacks yet (a note's list answers outcomes, not rows): asked of the primary.
   notes: { list: (result) => (result as { outcome: string }).outcome !== 'listed', newestOfMany: LIST },
+  // Products are read on the primary: a rate change is read back at once, and the catalogue is small (docs/adr/0112).
+  products: {},
   // A list of what happened: lagging is correct; a customer the replica lacks yet (null) is asked of the primary.
   timeline: { read: NULL },
   // An idempotency key's record is read to replay a write: it must be the committed one, on the primary.

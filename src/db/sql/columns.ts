@@ -87,7 +87,8 @@ export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount):
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
   ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   ${CUSTOMER_ROLES_OF_ACCOUNT}::text AS "customerRoles", ${isoInstant('a.closed_at')} AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", ${isoInstant('a.activity_status_at')} AS "activityStatusAt", ${isoInstant('a.last_activity_at')} AS "lastActivityAt"`;
+  a.activity_status AS "activityStatus", ${isoInstant('a.activity_status_at')} AS "activityStatusAt", ${isoInstant('a.last_activity_at')} AS "lastActivityAt",
+  a.product_code AS "productCode"`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /**
  * NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. A union's columns are named by its first
@@ -98,7 +99,7 @@ export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
   'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", ' +
   'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles", NULL::text AS "closedAt", NULL::varchar AS "closeReason", ' +
-  'NULL::varchar AS "activityStatus", NULL::text AS "activityStatusAt", NULL::text AS "lastActivityAt"';
+  'NULL::varchar AS "activityStatus", NULL::text AS "activityStatusAt", NULL::text AS "lastActivityAt", NULL::varchar AS "productCode"';
 
 /** An account's row of a union with customers (NO_ACCOUNT_FIELDS): its externalId and metadata under their own names. */
 export const walkAccountRow = (
@@ -158,6 +159,8 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   activityStatus?: string | null;
   activityStatusAt?: string | null;
   lastActivityAt?: string | null;
+  /** NULL without a product (docs/adr/0112); absent from events written before migration 20261215010000. */
+  productCode?: string | null;
 };
 
 /**
@@ -250,6 +253,8 @@ export const toAccount = (row: AccountRow): Account => ({
   overdraftLimit: row.overdraftLimit,
   version: row.accountVersion ?? 1,
   ...withClientFields(row),
+  // Only on a product (docs/adr/0112): an account without one keeps exactly the contract's fields.
+  ...(row.productCode !== null && row.productCode !== undefined && { productCode: row.productCode }),
   // Only once closed: an open account keeps exactly the contract's fields (docs/adr/0106).
   ...(row.closedAt !== null &&
     row.closedAt !== undefined && {

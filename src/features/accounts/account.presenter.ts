@@ -54,6 +54,12 @@ export const accountDataSchema = z
         'Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.',
       ),
     ...clientFieldSchemas,
+    productCode: z
+      .string()
+      .optional()
+      .describe(
+        'Not in the contract. The deposit product the account was opened on (docs/products.md); only when it has one.',
+      ),
     status: z
       .enum(['CLOSED', 'INACTIVE', 'DORMANT'])
       .optional()
@@ -155,6 +161,8 @@ export const presentAccount = (account: Account): AccountData => ({
   transactions: account.transactions.map(presentTransaction),
   flags: account.flags as AccountData['flags'],
   ...presentClientFields(account),
+  // Only on a product (docs/adr/0112): an account without one has exactly the contract's fields.
+  ...(account.productCode !== undefined && { productCode: account.productCode }),
   // Only once closed: an open account has exactly the contract's fields.
   ...(account.status === 'CLOSED' && {
     status: 'CLOSED' as const,

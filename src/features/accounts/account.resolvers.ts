@@ -134,6 +134,12 @@ export const accountResolvers: Pick<
     flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
     // The roles come with the account (one column of its read); a selection with this field reads whole records.
     relationships: (account) => everyRelationship(wholeRecord(account)),
+    productCode: (account) => wholeRecord(account).productCode ?? null,
+    // products:read besides the account's scope (docs/adr/0112): without it, FORBIDDEN on this field only.
+    product: async (account, _args, { loaders }) => {
+      const code = wholeRecord(account).productCode;
+      return code === undefined || code === null ? null : loaders.productByCode.load(code);
+    },
   },
 
   AccountRelationship: {

@@ -24,7 +24,9 @@ import {
   customerNotLinked,
   externalIdTaken,
   lastOwner,
+  productMismatch,
   referencedCustomersNotFound,
+  referencedProductNotFound,
   roleRequiresIndividual,
   validationFailed,
 } from '../../domain/errors.js';
@@ -135,6 +137,7 @@ export const ACCOUNTS_ROUTES = [
       'Opens an account for one or more existing customers: amount 0, no transactions, no flags. ' +
       `${WRITE_ANSWER_NOTE} ` +
       'Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). ' +
+      "Optional, `productCode`: the deposit product it opens on (docs/products.md): the product's accountType must be `type` and its currency `currency` (else PRODUCT_MISMATCH); the answer shows `productCode` only then. " +
       `Also optional, \`relationships: [{customerId, role}]\`: roles of some of \`associatedCustomerIds\` (${ROLES_NOTE} Others are OWNERs); each id one of \`associatedCustomerIds\` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).`,
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
@@ -154,6 +157,16 @@ export const ACCOUNTS_ROUTES = [
         'VERIFICATION_REQUIRED',
         'A gated environment (VERIFICATION_REQUIRED): an associated customer is not VERIFIED (one detail per customer); nothing is created.',
         verificationRequired([EXAMPLE_IDS.otherCustomerId]),
+      ),
+      failure(
+        'PRODUCT_NOT_FOUND',
+        '`productCode` names no product of this environment; nothing is created.',
+        referencedProductNotFound(),
+      ),
+      failure(
+        'PRODUCT_MISMATCH',
+        "The account's `type` or `currency` is not its product's (a detail each); nothing is created.",
+        productMismatch([{ field: 'currency', code: 'PRODUCT_MISMATCH', message: "Must be the product's currency." }]),
       ),
     ],
   },
@@ -209,6 +222,11 @@ export const ACCOUNTS_ROUTES = [
         accountHasTransactions(),
       ),
       externalIdTakenFailure,
+      failure(
+        'PRODUCT_MISMATCH',
+        "The currency would change on an account opened on a product (docs/products.md): it keeps the product's; nothing changes.",
+        productMismatch([{ field: 'currency', code: 'PRODUCT_MISMATCH', message: "Must be the product's currency." }]),
+      ),
     ],
   },
   {

@@ -54,6 +54,12 @@ export const createAccountSchema = z
     // Not in the contract; optional, and an account without them reads exactly as the contract shows.
     externalId: externalIdSchema.nullish(),
     metadata: metadataSchema.nullish(),
+    /** Not in the contract: the deposit product it opens on (docs/adr/0112); its type and currency must be the account's. */
+    productCode: z
+      .string({ error: 'Must be a string.' })
+      .min(1, 'Must not be empty.')
+      .max(32, maxLength(32, 'Must be the code of a product of this environment (at most 32 characters).'))
+      .nullish(),
     /**
      * Not in the contract: the roles of some (or all) of associatedCustomerIds; a customer not named is an OWNER.
      * Every id must be one of associatedCustomerIds, each at most once, and at least one customer must stay an OWNER.

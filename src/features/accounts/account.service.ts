@@ -15,14 +15,16 @@ import {
   fieldsNotUpdatable,
   lastOwner,
   preconditionFailed,
+  productMismatch,
   referencedCustomersNotFound,
+  referencedProductNotFound,
   roleRequiresIndividual,
   validationFailed,
 } from '../../domain/errors.js';
 import { amountProblemMessage, exactAmount } from '../ledger/index.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import type { AccountChange, AccountCreation, AccountNumberIssuer, AccountStore } from './ports.js';
+import type { AccountChange, AccountCreation, AccountNumberIssuer, AccountStore, ProductTerms } from './ports.js';
 import type { CustomerStore } from '../customers/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
@@ -71,7 +73,28 @@ export class AccountService {
     private readonly clock: EnvironmentTime = realTime,
     /** The verification gate (docs/adr/0104): VERIFICATION_REQUIRED in a gated environment; none by default. */
     private readonly verificationGate: CustomerVerificationGate = { assertCustomersVerified: async () => undefined },
+    /** The products accounts open on (docs/adr/0112); none: every `productCode` names no product. */
+    private readonly products: ProductTerms = { termsOf: async () => null },
   ) {}
+
+  /**
+   * The product an account opens on: its type and currency must be the account's. PRODUCT_NOT_FOUND (422) for a code
+   * no product has, PRODUCT_MISMATCH with a detail per differing field. A product never changes nor goes away, so
+   * what is checked here still holds when the account's statement runs.
+   */
+  private async checkProduct(caller: Caller, code: string, type: string, currency: string): Promise<void> {
+    const terms = await this.products.termsOf(caller.environment, code);
+    if (!terms) throw referencedProductNotFound();
+    const details = [
+      ...(terms.accountType === type
+        ? []
+        : [{ field: 'type', code: 'PRODUCT_MISMATCH', message: "Must be the product's accountType." }]),
+      ...(terms.currency === currency
+        ? []
+        : [{ field: 'currency', code: 'PRODUCT_MISMATCH', message: "Must be the product's currency." }]),
+    ];
+    if (details.length > 0) throw productMismatch(details);
+  }
 
   /**
    * Creates an account linked to at least one existing customer of the same environment; none of them can
@@ -87,6 +110,8 @@ export class AccountService {
     const given = new Map((valid.relationships ?? []).map((r) => [r.customerId.toLowerCase(), r.role]));
     const roles = customerIds.map((id): AccountRole => given.get(id) ?? 'OWNER');
     const relationships = shownRelationships(customerIds, roles);
+    const productCode = typeof valid.productCode === 'string' ? valid.productCode : undefined;
+    if (productCode !== undefined) await this.checkProduct(caller, productCode, valid.type, valid.currency);
     const account = newAccount({
       accountId: newId(),
       type: valid.type,
@@ -96,6 +121,7 @@ export class AccountService {
       ...(relationships && { relationships }),
       ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
       ...(valid.metadata && { metadata: valid.metadata }),
+      ...(productCode !== undefined && { productCode }),
     });
     const changedFields = Object.keys(valid).filter(
       (field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined,
@@ -131,6 +157,7 @@ export class AccountService {
               externalId: account.externalId,
               metadata: account.metadata,
               accountNumber: this.accountNumbers.issue(caller.environment, account.accountId),
+              productCode,
             },
             { audit, idempotency },
           );

@@ -11,8 +11,8 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
      ),
 
      account AS (
-       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata, product_code)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb, $25::varchar WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible) AND NOT EXISTS (SELECT 1 FROM archived)
        RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
@@ -26,7 +26,7 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
      SELECT $2::varchar, 'account.created', 'account', x.id, jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
   'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
-  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb, 'productCode', $25::varchar,
   'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END), $18::text[] FROM account x)
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
           array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
@@ -53,8 +53,8 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
        RETURNING 1
      ),
      account AS (
-       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb FROM claimed
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata, product_code)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb, $33::varchar FROM claimed
        RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
@@ -68,7 +68,7 @@ WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6:
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
      SELECT $2::varchar, 'account.created', 'account', x.id, jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
   'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
-  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb, 'productCode', $33::varchar,
   'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END), $18::text[] FROM account x)
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
           array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
@@ -91,7 +91,8 @@ SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, c
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt" FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode" FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])
 
 -- cas_account_update
 WITH target AS MATERIALIZED (
@@ -120,7 +121,8 @@ WITH target AS MATERIALIZED (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $9::uuid, $10::varchar, $11::varchar, $12::varchar, $13::varchar, $14::uuid, $15::varchar, $16::varchar, $17::text[]
      FROM updated),
@@ -160,7 +162,8 @@ SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, c
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt" FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode" FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3
 
 -- cas_account_add_customer
 WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
@@ -273,7 +276,8 @@ WITH target AS MATERIALIZED (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode"
      ), detail AS (
        INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, set_by_name, until)
        SELECT w.id, $2, $3::text, $4::text, env_now($2::varchar), $6::varchar, $18::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
@@ -315,7 +319,8 @@ WITH target AS MATERIALIZED (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode"
      ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text RETURNING f.*),
      -- The lift is kept under the audit event's id, with the details the flag had (docs/adr/0111).
      lift AS (
@@ -372,7 +377,8 @@ WITH target AS MATERIALIZED (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $4::uuid, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::uuid, $10::varchar, $11::varchar,
             CASE WHEN EXISTS (SELECT 1 FROM changed) THEN $12::text[] ELSE '{}'::text[] END

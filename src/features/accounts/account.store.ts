@@ -7,7 +7,7 @@ import {
   type FlagSetting,
   INDIVIDUAL_ONLY_ROLES,
 } from './account.js';
-import { externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
+import { externalIdTaken, idempotencyKeyInProgress, productMismatch, validationFailed } from '../../domain/errors.js';
 import type {
   AccountChange,
   AccountChanges,
@@ -58,10 +58,14 @@ import type { AccountFilter } from './account-search.js';
 const EXTERNAL_ID_UNIQUE_INDEX = 'accounts_environment_external_id_key';
 /** At most METADATA_LIMITS.keys metadata keys, counted by the database on what an update's merge leaves. */
 const METADATA_KEYS_CHECK = 'accounts_metadata_keys';
+/** An account on a product keeps its type and currency (migration 20261215010000: a trigger, docs/adr/0112). */
+const PRODUCT_MATCH_CHECK = 'accounts_match_their_product';
 /** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
-const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
+const newAccountPayload = (
+  productParameter: string,
+) => `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
   'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
-  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb, 'productCode', ${productParameter},
   'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END)`;
 
 /**
@@ -75,6 +79,12 @@ const OPENABLE =
  * The roles ($9, one per customer of $6, in the same order) are written with the links; a role only a person may
  * hold, given to a BUSINESS customer, writes nothing (`ineligible`), as a missing customer does.
  */
+/**
+ * The product's code (docs/adr/0112, NULL: none) is the statement's last parameter: after the audit row's, the key's
+ * ($19…$26) and the number's (six).
+ */
+const productParameterOf = (withKey: boolean) => `$${19 + (withKey ? 8 : 0) + 6}::varchar`;
+
 const insertSql = (withKey: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
      found AS (SELECT c.id, c.customer_type, c.archived_at FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
@@ -86,15 +96,15 @@ const insertSql = (withKey: boolean) =>
      ),
      ${withKey ? `${claimQueries(19, `${OPENABLE}`)},` : ''}
      account AS (
-       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : `WHERE ${OPENABLE}`}
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata, product_code)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb, ${productParameterOf(withKey)} ${withKey ? 'FROM claimed' : `WHERE ${OPENABLE}`}
        RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position, role)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
      ), number AS (${accountNumberInsert(withKey ? 27 : 19, '$2::varchar', 'account')}),
      audit AS (${auditInsert(10, 'account')}),
-     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(10) })})
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: newAccountPayload(productParameterOf(withKey)), changedFields: auditChangedFields(10) })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
           array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible,
           (SELECT count(*)::int FROM archived) AS archived`;
@@ -373,8 +383,9 @@ export class PrismaAccountStore implements AccountStore {
             ...values,
             ...claimValues(effects.idempotency, this.idempotencyWaitMs),
             ...number,
+            record.productCode ?? null,
           ])
-        : await queryRows<Row>(this.prisma, SQL.insertWithNumber, [...values, ...number]);
+        : await queryRows<Row>(this.prisma, SQL.insertWithNumber, [...values, ...number, record.productCode ?? null]);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       if (violatedUniqueIndex(error) === ACCOUNT_NUMBER_UNIQUE_INDEX) return { outcome: 'account-number-taken' };
@@ -425,6 +436,10 @@ export class PrismaAccountStore implements AccountStore {
     } catch (error) {
       if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('account');
       if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
+      if (violatedCheck(error) === PRODUCT_MATCH_CHECK)
+        throw productMismatch([
+          { field: 'currency', code: 'PRODUCT_MISMATCH', message: "Must be the product's currency." },
+        ]);
       throw error;
     }
     if (row!.found === 0) return { outcome: 'not-found' };

@@ -111,6 +111,8 @@ export interface Account {
   externalId?: string;
   /** The client's key-value pairs; absent when there are none. */
   metadata?: Metadata;
+  /** The deposit product it was opened on (docs/adr/0112); absent when none, so the contract's shape is unchanged. */
+  productCode?: string;
   /**
    * Only on a closed account (docs/adr/0106), or an open one the end of day found INACTIVE or DORMANT (docs/adr/0109):
    * absent while plainly open, so an ordinary account has exactly the contract's fields.
@@ -132,7 +134,15 @@ export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
 export const newAccount = (
   fields: Pick<
     Account,
-    'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'relationships' | 'externalId' | 'metadata'
+    | 'accountId'
+    | 'type'
+    | 'name'
+    | 'currency'
+    | 'customerIds'
+    | 'relationships'
+    | 'externalId'
+    | 'metadata'
+    | 'productCode'
   >,
 ): Account => ({
   ...fields,

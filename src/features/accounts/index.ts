@@ -14,8 +14,8 @@ export {
   type AccountRole,
   everyRelationship,
 } from './account.js';
-export type { CreateAccountInput } from './account.schemas.js';
-export type { AccountStore } from './ports.js';
+export { currencySchema, type CreateAccountInput } from './account.schemas.js';
+export type { AccountStore, ProductTerms } from './ports.js';
 export { AccountService } from './account.service.js';
 export { PrismaAccountStore } from './account.store.js';
 export {

@@ -20,6 +20,13 @@ export interface NewAccountRecord {
   metadata?: Metadata | undefined;
   /** Its first account number, sealed (docs/adr/0107), written by the same statement. */
   accountNumber: NewAccountNumberRow;
+  /** The deposit product it opens on (docs/adr/0112), checked by the service; absent: none. */
+  productCode?: string | undefined;
+}
+
+/** A product's terms an account must match (src/features/products); null when no product has the code. */
+export interface ProductTerms {
+  termsOf(environment: string, code: string): Promise<{ accountType: string; currency: string } | null>;
 }
 
 /** Issues a new account's first account number (src/features/account-numbers). */

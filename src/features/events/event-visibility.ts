@@ -46,7 +46,9 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
       return mayRead('verification:read')
         ? event
         : { ...event, data: { kind: 'withheld', readScope: 'verification:read', customerId: data.customerId } };
-    // Ids only: what a holder change or a deletion says is visible to any reader of events.
+    // Ids only: what a holder change or a deletion says is visible to any reader of events; a product's event holds its
+    // id, code and a rate's date, never its terms (docs/adr/0112).
+    case 'product':
     case 'deleted':
     case 'withheld':
       return event;

@@ -23,7 +23,7 @@ export const eventDataSchema = z
     type: z.enum(EVENT_TYPES).describe('What happened.'),
     sequence: z.number().int().describe('Gapless and increasing per environment: the order to apply events in.'),
     occurredAt: z.iso.datetime().describe('When the write committed, ISO 8601 UTC.'),
-    resourceType: z.enum(['customer', 'account', 'transaction']),
+    resourceType: z.enum(['customer', 'account', 'transaction', 'product']),
     resourceId: recordId,
     data: z
       .union([
@@ -57,6 +57,15 @@ export const eventDataSchema = z
           })
           .describe(
             "customer.verification_updated (given `verification:read`): the customer's verification status and the one it left.",
+          ),
+        z
+          .strictObject({
+            productId: recordId,
+            code: z.string(),
+            effectiveFrom: z.iso.date().optional(),
+          })
+          .describe(
+            "product.created / product.rate_changed (with the new rate's `effectiveFrom`): the product's id and code; its terms are read with `products:read`.",
           ),
         z
           .strictObject({
@@ -134,6 +143,10 @@ function presentEventData(event: DomainEvent): EventData['data'] {
         status: data.status as VerificationStatus,
         previousStatus: data.previousStatus as VerificationStatus,
       };
+    case 'product':
+      return data.effectiveFrom === null
+        ? { productId: data.productId, code: data.code }
+        : { productId: data.productId, code: data.code, effectiveFrom: data.effectiveFrom };
     case 'deleted':
       return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
     case 'withheld':

@@ -56,6 +56,9 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
     verificationStatus: ({ data }) => (data.kind === 'verification' ? (data.status as VerificationStatus) : null),
     previousVerificationStatus: ({ data }) =>
       data.kind === 'verification' ? (data.previousStatus as VerificationStatus) : null,
+    // A product's event (docs/adr/0112): its code, and a scheduled rate's first business date.
+    productCode: ({ data }) => (data.kind === 'product' ? data.code : null),
+    effectiveFrom: ({ data }) => (data.kind === 'product' ? data.effectiveFrom : null),
     changedFields: (event) => [...event.changedFields],
     requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },

@@ -235,6 +235,14 @@ function dataOf(row: EventRow): EventData {
       title: (payload.title as string | null | undefined) ?? null,
     };
   }
+  if (row.resourceType === 'product') {
+    return {
+      kind: 'product',
+      productId: row.resourceId,
+      code: String(row.payload.code),
+      effectiveFrom: typeof row.payload.effectiveFrom === 'string' ? row.payload.effectiveFrom : null,
+    };
+  }
   if (row.type === 'customer.verification_updated') {
     return {
       kind: 'verification',

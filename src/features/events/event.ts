@@ -37,6 +37,9 @@ export const EVENT_TYPES = [
   'transaction.pending',
   'transaction.posted',
   'transaction.voided',
+  // A deposit product defined, a rate of it scheduled (docs/adr/0112): its id and code (and the rate's date) only.
+  'product.created',
+  'product.rate_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -59,6 +62,8 @@ export type EventData =
     }
   /** A customer's verification status moved (customer.verification_updated, docs/adr/0101): ids and statuses only. */
   | { kind: 'verification'; customerId: string; status: string; previousStatus: string }
+  /** A product defined or its rate scheduled (docs/adr/0112): ids only, for any reader of events; its terms: products:read. */
+  | { kind: 'product'; productId: string; code: string; effectiveFrom: string | null }
   /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
   | {
       kind: 'withheld';
@@ -75,7 +80,7 @@ export interface DomainEvent {
   sequence: number;
   /** ISO 8601, when the write committed its statement. */
   occurredAt: string;
-  resourceType: 'customer' | 'account' | 'transaction';
+  resourceType: 'customer' | 'account' | 'transaction' | 'product';
   resourceId: string;
   data: EventData;
   /**

@@ -22,7 +22,7 @@ WITH RECURSIVE walk(root, kind, id, depth) AS (
   c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata,
   to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
-                        ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds", NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles", NULL::text AS "closedAt", NULL::varchar AS "closeReason", NULL::varchar AS "activityStatus", NULL::text AS "activityStatusAt", NULL::text AS "lastActivityAt"
+                        ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds", NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles", NULL::text AS "closedAt", NULL::varchar AS "closeReason", NULL::varchar AS "activityStatus", NULL::text AS "activityStatusAt", NULL::text AS "lastActivityAt", NULL::varchar AS "productCode"
      FROM customers c JOIN reached r ON r.kind = 'c' AND r.id = c.id WHERE c.environment = $1
      UNION ALL
      SELECT 'a', r.roots, a.id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text, NULL::varchar, NULL::text, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
@@ -41,7 +41,8 @@ WITH RECURSIVE walk(root, kind, id, depth) AS (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode"
      FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1
 
 -- cas_links_ids

@@ -148,7 +148,8 @@ WITH changed AS (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
   (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
-  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt"
+  a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+  a.product_code AS "productCode"
      ), detail AS (
        INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
        SELECT c.id, $2, 'FROZEN', 'VERIFICATION_REJECTED', env_now($2::varchar), $3::varchar, NULL FROM changed c

@@ -4,12 +4,13 @@ import type { CustomerParent as CustomerParentModel, AccountParent as AccountPar
 import type { AccountRelationship as AccountRelationshipModel } from '../../features/accounts/index.js';
 import type { BeneficialOwner as BeneficialOwnerModel, BusinessOwnership as BusinessOwnershipModel } from '../../features/businesses/index.js';
 import type { Verification as VerificationModel, VerificationCheck as VerificationCheckModel, VerificationDocument as VerificationDocumentModel } from '../../features/verification/index.js';
-import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel, NotePage as NotePageModel } from '../pagination.js';
+import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel, NotePage as NotePageModel, ProductPage as ProductPageModel } from '../pagination.js';
 import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
 import type { Note as NoteModel } from '../../features/notes/index.js';
 import type { RevealedAccountNumber as RevealedAccountNumberModel, MaskedAccountNumber as MaskedAccountNumberModel, AccountNumberLookup as AccountNumberLookupModel } from '../../features/account-numbers/index.js';
+import type { Product as ProductModel } from '../../features/products/index.js';
 import type { TimelinePage as TimelinePageModel, TimelineEntry as TimelineEntryModel } from '../../features/timeline/index.js';
 import type { EscheatmentItem as EscheatmentItemModel, EscheatmentItemPage as EscheatmentItemPageModel } from '../../features/dormancy/index.js';
 import type { DomainEvent as DomainEventModel, EventPage as EventPageModel } from '../../features/events/index.js';
@@ -119,6 +120,13 @@ export type Account = Node & {
   notes: Maybe<NoteConnection>;
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
   overdraftLimit: Scalars['Decimal']['output'];
+  /**
+   * Not in the contract. The deposit product the account was opened on (docs/products.md); null when none. Needs
+   * `products:read` as well (FORBIDDEN otherwise, this field null, the rest answered).
+   */
+  product: Maybe<Product>;
+  /** Not in the contract. The code of the deposit product the account was opened on; null when none. */
+  productCode: Maybe<Scalars['String']['output']>;
   /**
    * Not in the contract. The newest numbered events whose resource is this account (account.*), newest first (greatest
    * `sequence` first): the same events, sequences and visibility as `events` (REST: `GET /{environment}/account/{accountId}/event`). The account's transactions have events of their own (`resourceType` transaction).
@@ -501,6 +509,11 @@ export type AuditEventEdge = {
   node: AuditEvent;
 };
 
+/** The balance interest is figured on: each day's closing balance, or the period's average daily balance. */
+export type BalanceBasis =
+  | 'AVERAGE_DAILY'
+  | 'END_OF_DAY';
+
 /** The length of the intervals of a balance history, in UTC. */
 export type BalanceInterval =
   | 'DAY'
@@ -578,6 +591,16 @@ export type BusinessProfile = {
   website: Maybe<Scalars['String']['output']>;
 };
 
+/** A product's new rate: exactly one of `annualRate` and `tiers`, from `effectiveFrom`. */
+export type ChangeProductRateInput = {
+  /** A decimal string, 0 to below 1, at most 6 decimals. */
+  annualRate?: InputMaybe<Scalars['String']['input']>;
+  /** A business date (YYYY-MM-DD) after the environment's current one. */
+  effectiveFrom: Scalars['String']['input'];
+  /** 1 to 10 tiers, strictly ascending by `minimumBalance`, the first at "0". */
+  tiers?: InputMaybe<Array<RateTierInput>>;
+};
+
 /** An environment's clock. */
 export type Clock = {
   __typename?: 'Clock';
@@ -602,6 +625,11 @@ export type ClockAdvance = {
   to: Scalars['String']['output'];
 };
 
+/** How often earned interest compounds. */
+export type Compounding =
+  | 'DAILY'
+  | 'MONTHLY';
+
 /** A new account. */
 export type CreateAccountInput = {
   /** The customers that own the account: 1 to 20 distinct ids of customers of this environment. */
@@ -614,6 +642,11 @@ export type CreateAccountInput = {
   metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The colloquial name shown in user interfaces, 1 to 100 characters. */
   name: Scalars['String']['input'];
+  /**
+   * Optional: the code of the deposit product it opens on (docs/products.md); its accountType must be `type` and its
+   * currency `currency` (PRODUCT_MISMATCH), and an unknown code is PRODUCT_NOT_FOUND.
+   */
+  productCode?: InputMaybe<Scalars['String']['input']>;
   /**
    * Optional: the roles of some of `associatedCustomerIds`, each named at most once; a customer not named (and
    * every customer when absent or null) is an OWNER, and at least one must be. It adds no customer.
@@ -687,6 +720,28 @@ export type CreateCustomerInput = {
   preferredName: Scalars['String']['input'];
   /** Nine digits, written AAA-GG-SSSS or AAAGGSSSS. Unique per environment. Write-only. */
   socialSecurityNumber: Scalars['String']['input'];
+};
+
+/** A new deposit product: REST's `POST /{environment}/product` body. */
+export type CreateProductInput = {
+  /** Upper snake case: the `type` its accounts must have. */
+  accountType: Scalars['String']['input'];
+  /** Upper snake case, at most 32 characters, unique in the environment for ever. */
+  code: Scalars['String']['input'];
+  /** ISO 4217: the currency its accounts must have. */
+  currency: Scalars['String']['input'];
+  /** Optional: its fees. */
+  fees?: InputMaybe<ProductFeesInput>;
+  /** Optional: its interest terms and first rate (in force from today's business date). */
+  interest?: InputMaybe<ProductInterestInput>;
+  /** Optional: its limits. */
+  limits?: InputMaybe<ProductLimitsInput>;
+  /** Optional: the balance an account should keep, 0 or more. */
+  minimumBalance?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Optional: the first deposit an account needs, 0 or more. */
+  minimumOpeningDeposit?: InputMaybe<Scalars['Decimal']['input']>;
+  /** 1 to 100 characters. */
+  name: Scalars['String']['input'];
 };
 
 /** A new webhook endpoint. */
@@ -936,6 +991,12 @@ export type CustomerType =
   /** A person: names, date of birth, an SSN (never returned). */
   | 'INDIVIDUAL';
 
+/** How a product's interest counts days: actual days over 365, over 360, or over the year's actual days. */
+export type DayCount =
+  | 'ACTUAL_360'
+  | 'ACTUAL_365'
+  | 'ACTUAL_ACTUAL';
+
 /** The end of day of one business date. */
 export type EndOfDayRun = {
   __typename?: 'EndOfDayRun';
@@ -1042,6 +1103,8 @@ export type Event = {
   customer: Maybe<Customer>;
   /** The customer of account.customer_added / account.customer_removed / account.relationship_changed / customer.deleted / customer.verification_updated, the business of customer.beneficial_owner_added / _removed, and of a withheld customer event; null otherwise. */
   customerId: Maybe<Scalars['ID']['output']>;
+  /** The first business date of the rate scheduled (product.rate_changed), YYYY-MM-DD; null otherwise. */
+  effectiveFrom: Maybe<Scalars['String']['output']>;
   /** The event's id. */
   eventId: Scalars['ID']['output'];
   /** When the write committed: ISO 8601 in UTC. */
@@ -1052,6 +1115,8 @@ export type Event = {
   ownershipPercentage: Maybe<Scalars['Decimal']['output']>;
   /** The verification status it left (customer.verification_updated); null otherwise, and for a token without `verification:read`. */
   previousVerificationStatus: Maybe<VerificationStatus>;
+  /** The product's code (product.created, product.rate_changed); null otherwise. Its terms: `Query.product` (`products:read`). */
+  productCode: Maybe<Scalars['String']['output']>;
   /** The owner's prongs (customer.beneficial_owner_added / _removed); null otherwise, and for a token without `customers:read`. */
   prongs: Maybe<Array<BeneficialOwnerProng>>;
   /**
@@ -1060,9 +1125,9 @@ export type Event = {
    * its ids and `changedFields` only, as a reader without that scope could learn no more by reading directly.
    */
   requiredScope: Maybe<Scalars['String']['output']>;
-  /** The id of the customer, account or transaction the event is about. */
+  /** The id of the customer, account, transaction or product the event is about. */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account` or `transaction`. */
+  /** `customer`, `account`, `transaction` or `product`. */
   resourceType: Scalars['String']['output'];
   /** The customer's new role on the account (account.relationship_changed); null otherwise, and for a token without `accounts:read`. */
   role: Maybe<AccountRole>;
@@ -1072,7 +1137,7 @@ export type Event = {
   title: Maybe<Scalars['String']['output']>;
   /** The transaction right after the write (transaction.*); null otherwise, and when withheld (see `requiredScope`). */
   transaction: Maybe<Transaction>;
-  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `account.closed`, `account.reopened`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `customer.verification_updated`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
+  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `account.closed`, `account.reopened`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `customer.verification_updated`, `transaction.pending`, `transaction.posted`, `transaction.voided`, `product.created` or `product.rate_changed`. */
   type: Scalars['String']['output'];
   /** The customer's new verification status (customer.verification_updated); null otherwise, and for a token without `verification:read`. */
   verificationStatus: Maybe<VerificationStatus>;
@@ -1093,6 +1158,11 @@ export type InboundAchDebits =
   | 'ALLOWED'
   /** Inbound ACH debits with this number are to be returned. */
   | 'BLOCKED';
+
+/** How often interest is posted to the account. */
+export type InterestPosting =
+  | 'MONTHLY'
+  | 'QUARTERLY';
 
 /**
  * Not in the contract. An account number as `addAccountNumber` and `updateAccountNumber` answer it: its last four
@@ -1116,6 +1186,23 @@ export type MaskedAccountNumber = {
   status: AccountNumberStatus;
   /** When its status or inbound ACH debits last changed: ISO 8601 in UTC. */
   updatedAt: Scalars['String']['output'];
+};
+
+/** The monthly maintenance fee. */
+export type MonthlyMaintenanceFee = {
+  __typename?: 'MonthlyMaintenanceFee';
+  /** The fee, in the product's currency. */
+  amount: Scalars['Decimal']['output'];
+  /** Waived for a month whose lowest daily balance is at least this; null: never. */
+  waivedAtMinimumDailyBalance: Maybe<Scalars['Decimal']['output']>;
+};
+
+/** The monthly maintenance fee. */
+export type MonthlyMaintenanceFeeInput = {
+  /** Above 0, at most the currency's minor-unit digits. */
+  amount: Scalars['Decimal']['input'];
+  /** Optional: waived for a month whose lowest daily balance is at least this. */
+  waivedAtMinimumDailyBalance?: InputMaybe<Scalars['Decimal']['input']>;
 };
 
 /**
@@ -1188,6 +1275,13 @@ export type Mutation = {
    */
   archiveCustomer: Customer;
   /**
+   * Not in the contract. Schedules a product's new rate from a business date after the environment's current one
+   * (REST's `POST /{environment}/product/{code}/rate`): audited (`product.rate.change`), event `product.rate_changed`.
+   * Fails, writing nothing, with VALIDATION_FAILED, PRODUCT_NOT_FOUND or PRODUCT_RATE_NOT_ALLOWED (not after today's
+   * business date, a rate from that date exists, or the product pays no interest).
+   */
+  changeProductRate: Product;
+  /**
    * Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with
    * empty `changedFields`). The lift is kept with who lifted it and why, read back in `Customer.timeline`. Fails with
    * ACCOUNT_NOT_FOUND or VALIDATION_FAILED (`reason` empty or longer than 500 characters).
@@ -1233,6 +1327,12 @@ export type Mutation = {
    * search budget, as `searchCustomers` by number does (SSN_SEARCH_RATE_LIMITED with HTTP 429 once it is spent).
    */
   createCustomer: Customer;
+  /**
+   * Not in the contract. Defines a deposit product (REST's `POST /{environment}/product`, with its rules): audited
+   * (`product.create`), event `product.created`. Fails, writing nothing, with VALIDATION_FAILED (see
+   * `extensions.details`) or PRODUCT_CODE_TAKEN (a product never changes: define a new code).
+   */
+  createProduct: Product;
   /**
    * Registers a webhook endpoint: the events of this environment numbered from now on are POSTed to `url` as
    * Standard Webhooks requests, signed with the secret answered here, and only here (store it now; rotate it
@@ -1551,6 +1651,20 @@ export type MutationArchiveCustomerArgs = {
  * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
  * the write itself was made). A token with the write scope alone selects the record's identity.
  */
+export type MutationChangeProductRateArgs = {
+  code: Scalars['String']['input'];
+  input: ChangeProductRateInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
 export type MutationClearAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
@@ -1613,6 +1727,20 @@ export type MutationCreateBusinessCustomerArgs = {
 export type MutationCreateCustomerArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateCustomerInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationCreateProductArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: CreateProductInput;
 };
 
 
@@ -2119,6 +2247,133 @@ export type PostTransactionInput = {
 };
 
 /**
+ * Not in the contract. A deposit product (docs/products.md): the terms accounts are opened on. It never changes but for
+ * its rate, which changes only forward. Amounts are in its currency; rates are decimal strings, a fraction of 1 a year
+ * ("0.0425" is 4.25 %).
+ */
+export type Product = {
+  __typename?: 'Product';
+  /** The `type` of the accounts opened on it. */
+  accountType: Scalars['String']['output'];
+  /** Unique in the environment for ever: a new version of a product is a new code. */
+  code: Scalars['String']['output'];
+  /** When the product was defined: ISO 8601 in UTC. */
+  createdAt: Scalars['String']['output'];
+  /** ISO 4217: the currency of its accounts and of every amount here. */
+  currency: Scalars['String']['output'];
+  /** Null: no fees. */
+  fees: Maybe<ProductFees>;
+  /** The product's id (as `productId`). */
+  id: Scalars['ID']['output'];
+  /** Null for a product that pays no interest. */
+  interest: Maybe<ProductInterest>;
+  /** Stored, not enforced yet; null: none. */
+  limits: Maybe<ProductLimits>;
+  /** The balance an account should keep (not enforced yet); null: none. */
+  minimumBalance: Maybe<Scalars['Decimal']['output']>;
+  /** The first deposit an account needs (not enforced yet); null: none. */
+  minimumOpeningDeposit: Maybe<Scalars['Decimal']['output']>;
+  /** Its name, for people. */
+  name: Scalars['String']['output'];
+  /** The product's id. */
+  productId: Scalars['ID']['output'];
+};
+
+/** A page of products, by code. */
+export type ProductConnection = {
+  __typename?: 'ProductConnection';
+  /** The products of this page, each with its cursor. */
+  edges: Array<ProductEdge>;
+  /** The products of this page, without cursors. */
+  nodes: Array<Product>;
+  /** Where this page ends and whether another page follows. */
+  pageInfo: PageInfo;
+};
+
+/** A product in a page, with the cursor to continue after it. */
+export type ProductEdge = {
+  __typename?: 'ProductEdge';
+  /** Pass as `after` to continue after this product: its code, as REST's `nextAfter`. */
+  cursor: Scalars['String']['output'];
+  /** The product. */
+  node: Product;
+};
+
+/** A product's fees (not charged yet). */
+export type ProductFees = {
+  __typename?: 'ProductFees';
+  /** The monthly maintenance fee. */
+  monthlyMaintenance: MonthlyMaintenanceFee;
+};
+
+/** A product's fees. */
+export type ProductFeesInput = {
+  /** The monthly maintenance fee. */
+  monthlyMaintenance: MonthlyMaintenanceFeeInput;
+};
+
+/** A product's interest terms and rates. */
+export type ProductInterest = {
+  __typename?: 'ProductInterest';
+  /** The balance interest is figured on. */
+  balanceBasis: BalanceBasis;
+  /** How often interest compounds. */
+  compounding: Compounding;
+  /** How days are counted. */
+  dayCount: DayCount;
+  /** How often interest is posted. */
+  posting: InterestPosting;
+  /** The rate in force on the environment's business date. */
+  rate: Maybe<ProductRate>;
+  /** Its rates, scheduled ones included, newest date first (at most 24). */
+  rateHistory: Array<ProductRate>;
+};
+
+/** Interest terms: exactly one of `annualRate` and `tiers`. */
+export type ProductInterestInput = {
+  /** A decimal string, 0 to below 1, at most 6 decimals, e.g. "0.0425". */
+  annualRate?: InputMaybe<Scalars['String']['input']>;
+  /** The balance interest is figured on. */
+  balanceBasis: BalanceBasis;
+  /** How often interest compounds. */
+  compounding: Compounding;
+  /** How days are counted. */
+  dayCount: DayCount;
+  /** How often interest is posted. */
+  posting: InterestPosting;
+  /** 1 to 10 tiers, strictly ascending by `minimumBalance`, the first at "0". */
+  tiers?: InputMaybe<Array<RateTierInput>>;
+};
+
+/** A product's limits (stored, not enforced yet). */
+export type ProductLimits = {
+  __typename?: 'ProductLimits';
+  /** The most withdrawn per business date; null: no limit. */
+  dailyWithdrawalTotal: Maybe<Scalars['Decimal']['output']>;
+  /** The most withdrawals per month; null: no limit. */
+  withdrawalsPerMonth: Maybe<Scalars['Int']['output']>;
+};
+
+/** A product's limits. */
+export type ProductLimitsInput = {
+  /** Optional: the most withdrawn per business date, above 0. */
+  dailyWithdrawalTotal?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Optional: the most withdrawals per month, 1 to 1000. */
+  withdrawalsPerMonth?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A rate from a business date on, until the next rate: a flat `annualRate` or `tiers`. */
+export type ProductRate = {
+  __typename?: 'ProductRate';
+  /** A flat yearly rate as a fraction of 1; null when tiered. */
+  annualRate: Maybe<Scalars['String']['output']>;
+  /** The business date (YYYY-MM-DD) it applies from. */
+  effectiveFrom: Scalars['String']['output'];
+  /** Balance tiers, ascending from "0"; null for a flat rate. */
+  tiers: Maybe<Array<RateTier>>;
+};
+
+/**
  * The entry points for reading. Every field reads only the environment named by the endpoint's path
  * (`/{environment}/graphql`); a record of another environment does not exist here.
  */
@@ -2177,6 +2432,13 @@ export type Query = {
    * token with neither is refused (FORBIDDEN, `customers:read`).
    */
   node: Maybe<Node>;
+  /** Not in the contract. A product by its code (REST's `GET /{environment}/product/{code}`); PRODUCT_NOT_FOUND when none. */
+  product: Product;
+  /**
+   * Not in the contract. The deposit products of this environment by code, a page at a time, each with the rate in
+   * force today (REST's `GET /{environment}/product`; docs/products.md).
+   */
+  products: ProductConnection;
   /**
    * Customers by social security number (exact, through the blind index) and the filters of `customers`, all of
    * which must hold; the number travels in the input, never in a URL. Each search by social security number
@@ -2316,6 +2578,25 @@ export type QueryNodeArgs = {
  * The entry points for reading. Every field reads only the environment named by the endpoint's path
  * (`/{environment}/graphql`); a record of another environment does not exist here.
  */
+export type QueryProductArgs = {
+  code: Scalars['String']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryProductsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
 export type QuerySearchCustomersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2348,6 +2629,23 @@ export type QueryTransferArgs = {
  */
 export type QueryWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
+};
+
+/** From `minimumBalance` (inclusive) up to the next tier's, `annualRate` applies. */
+export type RateTier = {
+  __typename?: 'RateTier';
+  /** The yearly rate as a fraction of 1. */
+  annualRate: Scalars['String']['output'];
+  /** The tier's lowest balance, in the product's currency. */
+  minimumBalance: Scalars['Decimal']['output'];
+};
+
+/** A balance tier. */
+export type RateTierInput = {
+  /** A decimal string, 0 to below 1, at most 6 decimals. */
+  annualRate: Scalars['String']['input'];
+  /** The tier's lowest balance in the product's currency (the first tier's is "0"). */
+  minimumBalance: Scalars['Decimal']['input'];
 };
 
 /** A person's review of a document (`reviewDocument`). */
@@ -3110,6 +3408,7 @@ export type ResolversTypes = {
   AuditEvent: ResolverTypeWrapper<AuditEventModel>;
   AuditEventConnection: ResolverTypeWrapper<AuditPageModel>;
   AuditEventEdge: ResolverTypeWrapper<Omit<AuditEventEdge, 'node'> & { node: ResolversTypes['AuditEvent'] }>;
+  BalanceBasis: BalanceBasis;
   BalanceInterval: BalanceInterval;
   BalancePoint: ResolverTypeWrapper<BalancePointModel>;
   BeneficialOwner: ResolverTypeWrapper<BeneficialOwnerModel>;
@@ -3117,11 +3416,14 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BusinessOwnership: ResolverTypeWrapper<BusinessOwnershipModel>;
   BusinessProfile: ResolverTypeWrapper<BusinessProfile>;
+  ChangeProductRateInput: ChangeProductRateInput;
   Clock: ResolverTypeWrapper<Clock>;
   ClockAdvance: ResolverTypeWrapper<ClockAdvance>;
+  Compounding: Compounding;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
+  CreateProductInput: CreateProductInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: ResolverTypeWrapper<CustomerParentModel>;
   CustomerArchiveReason: CustomerArchiveReason;
@@ -3131,6 +3433,7 @@ export type ResolversTypes = {
   CustomerSearchInput: CustomerSearchInput;
   CustomerStatus: CustomerStatus;
   CustomerType: CustomerType;
+  DayCount: DayCount;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   EndOfDayRun: ResolverTypeWrapper<EndOfDayRun>;
   EndOfDayStatus: EndOfDayStatus;
@@ -3144,8 +3447,11 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   InboundAchDebits: InboundAchDebits;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  InterestPosting: InterestPosting;
   MaskedAccountNumber: ResolverTypeWrapper<MaskedAccountNumberModel>;
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
+  MonthlyMaintenanceFee: ResolverTypeWrapper<MonthlyMaintenanceFee>;
+  MonthlyMaintenanceFeeInput: MonthlyMaintenanceFeeInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Note: ResolverTypeWrapper<NoteModel>;
@@ -3156,7 +3462,19 @@ export type ResolversTypes = {
   Phone: ResolverTypeWrapper<Phone>;
   PhoneInput: PhoneInput;
   PostTransactionInput: PostTransactionInput;
+  Product: ResolverTypeWrapper<ProductModel>;
+  ProductConnection: ResolverTypeWrapper<ProductPageModel>;
+  ProductEdge: ResolverTypeWrapper<Omit<ProductEdge, 'node'> & { node: ResolversTypes['Product'] }>;
+  ProductFees: ResolverTypeWrapper<ProductFees>;
+  ProductFeesInput: ProductFeesInput;
+  ProductInterest: ResolverTypeWrapper<ProductInterest>;
+  ProductInterestInput: ProductInterestInput;
+  ProductLimits: ResolverTypeWrapper<ProductLimits>;
+  ProductLimitsInput: ProductLimitsInput;
+  ProductRate: ResolverTypeWrapper<ProductRate>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RateTier: ResolverTypeWrapper<RateTier>;
+  RateTierInput: RateTierInput;
   ReviewDocumentInput: ReviewDocumentInput;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   Statement: ResolverTypeWrapper<StatementModel>;
@@ -3224,11 +3542,13 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   BusinessOwnership: BusinessOwnershipModel;
   BusinessProfile: BusinessProfile;
+  ChangeProductRateInput: ChangeProductRateInput;
   Clock: Clock;
   ClockAdvance: ClockAdvance;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
+  CreateProductInput: CreateProductInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: CustomerParentModel;
   CustomerConnection: CustomerPageModel;
@@ -3247,6 +3567,8 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   MaskedAccountNumber: MaskedAccountNumberModel;
   Metadata: Scalars['Metadata']['output'];
+  MonthlyMaintenanceFee: MonthlyMaintenanceFee;
+  MonthlyMaintenanceFeeInput: MonthlyMaintenanceFeeInput;
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Note: NoteModel;
@@ -3257,7 +3579,19 @@ export type ResolversParentTypes = {
   Phone: Phone;
   PhoneInput: PhoneInput;
   PostTransactionInput: PostTransactionInput;
+  Product: ProductModel;
+  ProductConnection: ProductPageModel;
+  ProductEdge: Omit<ProductEdge, 'node'> & { node: ResolversParentTypes['Product'] };
+  ProductFees: ProductFees;
+  ProductFeesInput: ProductFeesInput;
+  ProductInterest: ProductInterest;
+  ProductInterestInput: ProductInterestInput;
+  ProductLimits: ProductLimits;
+  ProductLimitsInput: ProductLimitsInput;
+  ProductRate: ProductRate;
   Query: Record<PropertyKey, never>;
+  RateTier: RateTier;
+  RateTierInput: RateTierInput;
   ReviewDocumentInput: ReviewDocumentInput;
   SafeInt: Scalars['SafeInt']['output'];
   Statement: StatementModel;
@@ -3324,6 +3658,8 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   notes?: Resolver<Maybe<ResolversTypes['NoteConnection']>, ParentType, ContextType, RequireFields<AccountNotesArgs, 'first'>>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType>;
+  productCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<AccountRecentEventsArgs, 'first'>>;
   relationships?: Resolver<Array<ResolversTypes['AccountRelationship']>, ParentType, ContextType>;
   statement?: Resolver<ResolversTypes['Statement'], ParentType, ContextType, RequireFields<AccountStatementArgs, 'from' | 'to'>>;
@@ -3556,11 +3892,13 @@ export type EventResolvers<ContextType = GraphqlContext, ParentType extends Reso
   changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
   customerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  effectiveFrom?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ownerCustomerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   ownershipPercentage?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
   previousVerificationStatus?: Resolver<Maybe<ResolversTypes['VerificationStatus']>, ParentType, ContextType>;
+  productCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   prongs?: Resolver<Maybe<Array<ResolversTypes['BeneficialOwnerProng']>>, ParentType, ContextType>;
   requiredScope?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3593,6 +3931,11 @@ export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'Metadata';
 }
 
+export type MonthlyMaintenanceFeeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['MonthlyMaintenanceFee'] = ResolversParentTypes['MonthlyMaintenanceFee']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  waivedAtMinimumDailyBalance?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
   addAccountNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddAccountNoteArgs, 'accountId' | 'text'>>;
@@ -3601,11 +3944,13 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   addCustomerNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddCustomerNoteArgs, 'customerId' | 'text'>>;
   advanceClock?: Resolver<ResolversTypes['ClockAdvance'], ParentType, ContextType, Partial<MutationAdvanceClockArgs>>;
   archiveCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationArchiveCustomerArgs, 'customerId' | 'reason'>>;
+  changeProductRate?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<MutationChangeProductRateArgs, 'code' | 'input'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   closeAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCloseAccountArgs, 'accountId' | 'reason'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
   createCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
+  createProduct?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<MutationCreateProductArgs, 'input'>>;
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   decideVerification?: Resolver<ResolversTypes['Verification'], ParentType, ContextType, RequireFields<MutationDecideVerificationArgs, 'customerId' | 'input'>>;
   deleteAccount?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, 'accountId'>>;
@@ -3676,6 +4021,56 @@ export type PhoneResolvers<ContextType = GraphqlContext, ParentType extends Reso
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type ProductResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Product'] = ResolversParentTypes['Product']> = {
+  accountType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fees?: Resolver<Maybe<ResolversTypes['ProductFees']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  interest?: Resolver<Maybe<ResolversTypes['ProductInterest']>, ParentType, ContextType>;
+  limits?: Resolver<Maybe<ResolversTypes['ProductLimits']>, ParentType, ContextType>;
+  minimumBalance?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  minimumOpeningDeposit?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  productId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type ProductConnectionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ProductConnection'] = ResolversParentTypes['ProductConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['ProductEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type ProductEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ProductEdge'] = ResolversParentTypes['ProductEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Product'], ParentType, ContextType>;
+};
+
+export type ProductFeesResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ProductFees'] = ResolversParentTypes['ProductFees']> = {
+  monthlyMaintenance?: Resolver<ResolversTypes['MonthlyMaintenanceFee'], ParentType, ContextType>;
+};
+
+export type ProductInterestResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ProductInterest'] = ResolversParentTypes['ProductInterest']> = {
+  balanceBasis?: Resolver<ResolversTypes['BalanceBasis'], ParentType, ContextType>;
+  compounding?: Resolver<ResolversTypes['Compounding'], ParentType, ContextType>;
+  dayCount?: Resolver<ResolversTypes['DayCount'], ParentType, ContextType>;
+  posting?: Resolver<ResolversTypes['InterestPosting'], ParentType, ContextType>;
+  rate?: Resolver<Maybe<ResolversTypes['ProductRate']>, ParentType, ContextType>;
+  rateHistory?: Resolver<Array<ResolversTypes['ProductRate']>, ParentType, ContextType>;
+};
+
+export type ProductLimitsResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ProductLimits'] = ResolversParentTypes['ProductLimits']> = {
+  dailyWithdrawalTotal?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  withdrawalsPerMonth?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type ProductRateResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['ProductRate'] = ResolversParentTypes['ProductRate']> = {
+  annualRate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  effectiveFrom?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tiers?: Resolver<Maybe<Array<ResolversTypes['RateTier']>>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType, RequireFields<QueryAccountArgs, 'accountId'>>;
   accounts?: Resolver<ResolversTypes['AccountConnection'], ParentType, ContextType, RequireFields<QueryAccountsArgs, 'first'>>;
@@ -3688,12 +4083,19 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
+  product?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<QueryProductArgs, 'code'>>;
+  products?: Resolver<ResolversTypes['ProductConnection'], ParentType, ContextType, RequireFields<QueryProductsArgs, 'first'>>;
   searchCustomers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QuerySearchCustomersArgs, 'first' | 'input'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
   transfer?: Resolver<Maybe<ResolversTypes['Transfer']>, ParentType, ContextType, RequireFields<QueryTransferArgs, 'transferId'>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
   webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
+};
+
+export type RateTierResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['RateTier'] = ResolversParentTypes['RateTier']> = {
+  annualRate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  minimumBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
 };
 
 export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
@@ -3928,6 +4330,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   EventPage?: EventPageResolvers<ContextType>;
   MaskedAccountNumber?: MaskedAccountNumberResolvers<ContextType>;
   Metadata?: GraphQLScalarType;
+  MonthlyMaintenanceFee?: MonthlyMaintenanceFeeResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   Note?: NoteResolvers<ContextType>;
@@ -3936,7 +4339,15 @@ export type Resolvers<ContextType = GraphqlContext> = {
   NoteEdge?: NoteEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Phone?: PhoneResolvers<ContextType>;
+  Product?: ProductResolvers<ContextType>;
+  ProductConnection?: ProductConnectionResolvers<ContextType>;
+  ProductEdge?: ProductEdgeResolvers<ContextType>;
+  ProductFees?: ProductFeesResolvers<ContextType>;
+  ProductInterest?: ProductInterestResolvers<ContextType>;
+  ProductLimits?: ProductLimitsResolvers<ContextType>;
+  ProductRate?: ProductRateResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  RateTier?: RateTierResolvers<ContextType>;
   SafeInt?: GraphQLScalarType;
   Statement?: StatementResolvers<ContextType>;
   StatementEntry?: StatementEntryResolvers<ContextType>;

@@ -21,7 +21,7 @@ export interface RestRoute {
   /** Express path pattern; the OpenAPI path template is derived from it. */
   path: string;
   family: EnvelopeFamily;
-  tag: 'Customers' | 'Accounts' | 'Transactions' | 'History' | 'Events' | 'Webhooks' | 'Audit' | 'Clock';
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'History' | 'Events' | 'Webhooks' | 'Audit' | 'Clock' | 'Products';
   summary: string;
   description: string;
   scope: AccessScope;

@@ -11,6 +11,7 @@ export const KEYED_WRITES: ReadonlySet<string> = new Set([
   'POST /transfer',
   'POST /customer/{customerId}/note',
   'POST /account/{accountId}/note',
+  'POST /product',
 ]);
 
 /** The API version these types were generated from (openapi.json's info.version). */

@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). Also optional, `relationships: [{customerId, role}]`: roles of some of `associatedCustomerIds` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. Others are OWNERs); each id one of `associatedCustomerIds` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).
+         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). Optional, `productCode`: the deposit product it opens on (docs/products.md): the product's accountType must be `type` and its currency `currency` (else PRODUCT_MISMATCH); the answer shows `productCode` only then. Also optional, `relationships: [{customerId, role}]`: roles of some of `associatedCustomerIds` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. Others are OWNERs); each id one of `associatedCustomerIds` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -798,7 +798,7 @@ export interface paths {
         };
         /**
          * Read the events
-         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, customer.archived, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, account.closed, account.reopened, account.inactive, account.dormant, account.reactivated, account.escheatment_due, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, customer.archived, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, account.closed, account.reopened, account.inactive, account.dormant, account.reactivated, account.escheatment_due, transaction.pending, transaction.posted, transaction.voided, product.created, product.rate_changed. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
          *
@@ -1424,6 +1424,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environment's products
+         * @description Not in the contract. By code, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page), each with the rate in force today.
+         *
+         *     Requires the scope `products:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
+         *     - `after` is not a product code.
+         */
+        get: operations["listProducts"];
+        put?: never;
+        /**
+         * Define a deposit product
+         * @description Not in the contract. A product is the terms accounts are opened on: its `code` (upper snake case, unique in the environment for ever), `accountType` and `currency` (its accounts must have them), optional `interest` (a flat `annualRate` or ascending `tiers` from "0"; rates are decimal strings, 0 ≤ rate < 1, at most 6 decimals; `dayCount`, `balanceBasis`, `compounding`, `posting`), `fees`, `minimumOpeningDeposit`, `minimumBalance` and `limits` (amounts in the currency, as the ledger checks them). With interest, the rate is in force from the environment's business date. Nothing about a product changes afterwards but its rate (`POST …/product/{code}/rate`): a new version is a new code. Stored and answered, not yet applied: interest accrual and posting, fees, the minimums and the limits (docs/products.md). Audited (`product.create`); event `product.created`.
+         *
+         *     Requires the scope `products:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - A field breaks its rule: a rate not a decimal string from 0 to below 1 with at most 6 decimals, both or neither of `annualRate` and `tiers`, tiers not ascending from "0", an amount with more decimals than the currency has; nothing is written.
+         */
+        post: operations["createProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product
+         * @description Not in the contract. The product with the rate in force on the environment's business date and its rates, scheduled ones included (newest date first, at most 24).
+         *
+         *     Requires the scope `products:read`.
+         */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/{code}/rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule a product's new rate
+         * @description Not in the contract. `{annualRate | tiers, effectiveFrom}`: the rate from `effectiveFrom` (YYYY-MM-DD), a business date after the environment's current one: rates change only forward, and the rate in force and past ones never change. One rate per date. Audited (`product.rate.change`); event `product.rate_changed`.
+         *
+         *     Requires the scope `products:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `effectiveFrom` is not a date, the rate breaks its rules, or both or neither of `annualRate` and `tiers` are given; nothing is written.
+         */
+        post: operations["changeProductRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1475,9 +1557,9 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document" | "account_number";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document" | "account_number" | "product";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -1874,6 +1956,7 @@ export interface components {
             metadata?: {
                 [key: string]: string | null;
             } | null;
+            productCode?: string | null;
             relationships?: {
                 customerId: string;
                 /** @enum {string} */
@@ -1926,6 +2009,8 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Not in the contract. The deposit product the account was opened on (docs/products.md); only when it has one. */
+            productCode?: string;
             /**
              * @description Not in the contract. CLOSED on a closed account (`POST …/close`): nothing posts on it. INACTIVE or DORMANT on an open account without customer-initiated activity for INACTIVE_AFTER_DAYS / DORMANT_AFTER_DAYS (docs/dormancy-and-escheatment.md): a DORMANT account refuses debits (ACCOUNT_DORMANT). Absent while plainly open.
              * @enum {string}
@@ -2239,7 +2324,7 @@ export interface components {
              * @description What happened.
              * @enum {string}
              */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided" | "product.created" | "product.rate_changed";
             /** @description Gapless and increasing per environment: the order to apply events in. */
             sequence: number;
             /**
@@ -2248,7 +2333,7 @@ export interface components {
              */
             occurredAt: string;
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction";
+            resourceType: "customer" | "account" | "transaction" | "product";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -2309,6 +2394,15 @@ export interface components {
                  * Format: uuid
                  * @description A UUID assigned by the service, lower case.
                  */
+                productId: string;
+                code: string;
+                /** Format: date */
+                effectiveFrom?: string;
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
                 customerId: string;
                 /** @description The names of the fields the write set (a creation) or changed (an update); never their values. */
                 changedFields: string[];
@@ -2353,7 +2447,7 @@ export interface components {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided" | "product.created" | "product.rate_changed")[];
         };
         /** @description The new endpoint and its signing secret, shown this once. */
         CreatedWebhookEndpoint: {
@@ -2364,7 +2458,7 @@ export interface components {
             endpointId: string;
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided" | "product.created" | "product.rate_changed")[];
             /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
             secret: string;
             enabled: boolean;
@@ -2379,7 +2473,7 @@ export interface components {
             /** @description Where the events are POSTed. */
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided" | "product.created" | "product.rate_changed")[];
             /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
             enabled: boolean;
             /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
@@ -2395,7 +2489,7 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "customer.archived" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "account.closed" | "account.reopened" | "account.inactive" | "account.dormant" | "account.reactivated" | "account.escheatment_due" | "transaction.pending" | "transaction.posted" | "transaction.voided" | "product.created" | "product.rate_changed")[];
         };
         /** @description The endpoint's latest delivery attempts. */
         WebhookAttemptPage: {
@@ -2792,6 +2886,134 @@ export interface components {
              * @enum {string}
              */
             inboundAchDebits: "ALLOWED" | "BLOCKED";
+        };
+        CreateProductRequest: {
+            code: string;
+            name: string;
+            accountType: string;
+            currency: string;
+            interest?: {
+                annualRate?: string;
+                tiers?: {
+                    minimumBalance: number | string;
+                    annualRate: string;
+                }[];
+                /** @enum {string} */
+                dayCount: "ACTUAL_365" | "ACTUAL_360" | "ACTUAL_ACTUAL";
+                /** @enum {string} */
+                balanceBasis: "END_OF_DAY" | "AVERAGE_DAILY";
+                /** @enum {string} */
+                compounding: "DAILY" | "MONTHLY";
+                /** @enum {string} */
+                posting: "MONTHLY" | "QUARTERLY";
+            };
+            fees?: {
+                monthlyMaintenance: {
+                    amount: number | string;
+                    waivedAtMinimumDailyBalance?: number | string;
+                };
+            };
+            minimumOpeningDeposit?: number | string;
+            minimumBalance?: number | string;
+            limits?: {
+                dailyWithdrawalTotal?: number | string;
+                withdrawalsPerMonth?: number;
+            };
+        };
+        /** @description A deposit product: the terms accounts are opened on. It never changes but for its rate, forward. */
+        Product: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            productId: string;
+            /** @description The product's code, unique in the environment for ever. */
+            code: string;
+            name: string;
+            /** @description The `type` of the accounts opened on it (CHECKING, SAVINGS, …). */
+            accountType: string;
+            /** @description ISO 4217: the currency of its accounts and of every amount here. */
+            currency: string;
+            /** @description Null for a product that pays no interest. */
+            interest: {
+                /** @enum {string} */
+                dayCount: "ACTUAL_365" | "ACTUAL_360" | "ACTUAL_ACTUAL";
+                /** @enum {string} */
+                balanceBasis: "END_OF_DAY" | "AVERAGE_DAILY";
+                /** @enum {string} */
+                compounding: "DAILY" | "MONTHLY";
+                /** @enum {string} */
+                posting: "MONTHLY" | "QUARTERLY";
+                /** @description The rate in force on the environment's business date. */
+                rate: {
+                    /**
+                     * Format: date
+                     * @description The business date (YYYY-MM-DD) the rate applies from.
+                     */
+                    effectiveFrom: string;
+                    annualRate: string | null;
+                    /** @description Balance tiers, ascending; null for a flat rate. */
+                    tiers: {
+                        /** @description From this balance on (inclusive), in the currency; the first tier is "0". */
+                        minimumBalance: string;
+                        /** @description The yearly rate as a fraction of 1 ("0.0425" is 4.25 %). */
+                        annualRate: string;
+                    }[] | null;
+                } | null;
+                /** @description Its rates, scheduled ones included, newest date first (at most 24). */
+                rateHistory: {
+                    /**
+                     * Format: date
+                     * @description The business date (YYYY-MM-DD) the rate applies from.
+                     */
+                    effectiveFrom: string;
+                    annualRate: string | null;
+                    /** @description Balance tiers, ascending; null for a flat rate. */
+                    tiers: {
+                        /** @description From this balance on (inclusive), in the currency; the first tier is "0". */
+                        minimumBalance: string;
+                        /** @description The yearly rate as a fraction of 1 ("0.0425" is 4.25 %). */
+                        annualRate: string;
+                    }[] | null;
+                }[];
+            } | null;
+            /** @description Null: no fees. */
+            fees: {
+                monthlyMaintenance: {
+                    /** @description The monthly maintenance fee. */
+                    amount: string;
+                    waivedAtMinimumDailyBalance: string | null;
+                };
+            } | null;
+            minimumOpeningDeposit: string | null;
+            minimumBalance: string | null;
+            /** @description Stored and answered; not enforced yet (docs/products.md). Null: none. */
+            limits: {
+                dailyWithdrawalTotal: string | null;
+                /** @description The most withdrawals per month; null: no limit. */
+                withdrawalsPerMonth: number | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the product was defined, ISO 8601 UTC.
+             */
+            createdAt: string;
+        };
+        /** @description A page of products. */
+        ProductPage: {
+            /** @description By code. */
+            products: components["schemas"]["Product"][];
+            /** @description Pass as `after` for the next page; null on the last page. */
+            nextAfter: string | null;
+        };
+        ChangeProductRateRequest: {
+            annualRate?: string;
+            tiers?: {
+                minimumBalance: number | string;
+                annualRate: string;
+            }[];
+            /** Format: date */
+            effectiveFrom: string;
         };
         /** @description The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`. */
         AccountAcknowledgment: {
@@ -3306,6 +3528,24 @@ export interface components {
             requestId: components["schemas"]["RequestId"];
             logRefId: components["schemas"]["AccountLogRef"];
         };
+        /** @description Success on the account endpoints. */
+        ProductResponse: {
+            data: components["schemas"]["Product"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        ProductPageResponse: {
+            data: components["schemas"]["ProductPage"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
         /** @description Failure on the customer endpoints. */
         CustomerErrorResponse: {
             data: null;
@@ -3502,6 +3742,25 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "CUSTOMER_ARCHIVED" | "EXTERNAL_ID_TAKEN" | "ROLE_REQUIRES_INDIVIDUAL" | "VERIFICATION_REQUIRED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `PRODUCT_CODE_TAKEN`: The environment has a product with this code (a product never changes: define a new code); nothing is written.
+         */
+        AccountConflict_createProduct: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "PRODUCT_CODE_TAKEN";
                     };
                 };
             };
@@ -3869,6 +4128,25 @@ export interface components {
         };
         /**
          * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `PRODUCT_NOT_FOUND`: No product with this code in this environment (a code that is not upper snake case cannot name one).
+         */
+        AccountNotFound_getProduct: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
          *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
          *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
          */
@@ -4110,6 +4388,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `PRODUCT_RATE_NOT_ALLOWED`: `effectiveFrom` is not after the environment's business date, a rate from that date exists, or the product pays no interest (the detail says which); nothing is written. */
+        AccountUnprocessableContent_changeProductRate: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PRODUCT_RATE_NOT_ALLOWED";
+                    };
+                };
+            };
+        };
         /**
          * @description - `ACCOUNT_NOT_FOUND`: `disbursementAccountId` names no account of this environment; nothing changes.
          *     - `CURRENCY_MISMATCH`: The disbursement account holds another currency; nothing changes.
@@ -4132,6 +4426,8 @@ export interface components {
         /**
          * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
          *     - `CUSTOMER_NOT_FOUND`: Associated customers do not exist in this environment (one detail per id); nothing is created.
+         *     - `PRODUCT_NOT_FOUND`: `productCode` names no product of this environment; nothing is created.
+         *     - `PRODUCT_MISMATCH`: The account's `type` or `currency` is not its product's (a detail each); nothing is created.
          */
         AccountUnprocessableContent_createAccount: {
             headers: {
@@ -4143,7 +4439,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED" | "CUSTOMER_NOT_FOUND";
+                        code?: "IDEMPOTENCY_KEY_REUSED" | "CUSTOMER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PRODUCT_MISMATCH";
                     };
                 };
             };
@@ -4180,6 +4476,22 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /** @description - `PRODUCT_MISMATCH`: The currency would change on an account opened on a product (docs/products.md): it keeps the product's; nothing changes. */
+        AccountUnprocessableContent_updateAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PRODUCT_MISMATCH";
                     };
                 };
             };
@@ -5136,6 +5448,11 @@ export interface components {
          * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
          */
         documentId: string;
+        /**
+         * @description A product's code (upper-case words joined by underscores, case-sensitive, docs/products.md). Any other text names none.
+         * @example HIGH_YIELD_SAVINGS
+         */
+        code: string;
         /**
          * @description The account number's id (`accountNumberId`, any case): never the number itself, which is in no URL. A value that is not a UUID names none.
          * @example 0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a
@@ -6755,6 +7072,7 @@ export interface operations {
             412: components["responses"]["AccountPreconditionFailed"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_updateAccount"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -9267,7 +9585,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -10445,6 +10763,497 @@ export interface operations {
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
             429: components["responses"]["AccountRateLimited_lookupAccountNumber"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description limit Example: `20`. */
+                limit?: string;
+                /** @description The `nextAfter` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "products": [
+                     *           {
+                     *             "productId": "0193a5c8-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *             "code": "HIGH_YIELD_SAVINGS",
+                     *             "name": "High-yield savings",
+                     *             "accountType": "SAVINGS",
+                     *             "currency": "USD",
+                     *             "interest": {
+                     *               "dayCount": "ACTUAL_365",
+                     *               "balanceBasis": "END_OF_DAY",
+                     *               "compounding": "DAILY",
+                     *               "posting": "MONTHLY",
+                     *               "rate": {
+                     *                 "effectiveFrom": "2026-12-02",
+                     *                 "annualRate": null,
+                     *                 "tiers": [
+                     *                   {
+                     *                     "minimumBalance": "0",
+                     *                     "annualRate": "0.01"
+                     *                   },
+                     *                   {
+                     *                     "minimumBalance": "10000",
+                     *                     "annualRate": "0.0425"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "rateHistory": [
+                     *                 {
+                     *                   "effectiveFrom": "2027-01-01",
+                     *                   "annualRate": "0.045",
+                     *                   "tiers": null
+                     *                 },
+                     *                 {
+                     *                   "effectiveFrom": "2026-12-02",
+                     *                   "annualRate": null,
+                     *                   "tiers": [
+                     *                     {
+                     *                       "minimumBalance": "0",
+                     *                       "annualRate": "0.01"
+                     *                     },
+                     *                     {
+                     *                       "minimumBalance": "10000",
+                     *                       "annualRate": "0.0425"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "fees": {
+                     *               "monthlyMaintenance": {
+                     *                 "amount": "5",
+                     *                 "waivedAtMinimumDailyBalance": "500"
+                     *               }
+                     *             },
+                     *             "minimumOpeningDeposit": "100",
+                     *             "minimumBalance": null,
+                     *             "limits": {
+                     *               "dailyWithdrawalTotal": null,
+                     *               "withdrawalsPerMonth": 6
+                     *             },
+                     *             "createdAt": "2026-12-02T10:00:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductPageResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_createAccount"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "HIGH_YIELD_SAVINGS",
+                 *       "name": "High-yield savings",
+                 *       "accountType": "SAVINGS",
+                 *       "currency": "USD",
+                 *       "interest": {
+                 *         "tiers": [
+                 *           {
+                 *             "minimumBalance": "0",
+                 *             "annualRate": "0.0100"
+                 *           },
+                 *           {
+                 *             "minimumBalance": "10000",
+                 *             "annualRate": "0.0425"
+                 *           }
+                 *         ],
+                 *         "dayCount": "ACTUAL_365",
+                 *         "balanceBasis": "END_OF_DAY",
+                 *         "compounding": "DAILY",
+                 *         "posting": "MONTHLY"
+                 *       },
+                 *       "fees": {
+                 *         "monthlyMaintenance": {
+                 *           "amount": "5",
+                 *           "waivedAtMinimumDailyBalance": "500"
+                 *         }
+                 *       },
+                 *       "minimumOpeningDeposit": "100",
+                 *       "limits": {
+                 *         "withdrawalsPerMonth": 6
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateProductRequest"];
+            };
+        };
+        responses: {
+            /** @description Defined: the product. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "productId": "0193a5c8-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *         "code": "HIGH_YIELD_SAVINGS",
+                     *         "name": "High-yield savings",
+                     *         "accountType": "SAVINGS",
+                     *         "currency": "USD",
+                     *         "interest": {
+                     *           "dayCount": "ACTUAL_365",
+                     *           "balanceBasis": "END_OF_DAY",
+                     *           "compounding": "DAILY",
+                     *           "posting": "MONTHLY",
+                     *           "rate": {
+                     *             "effectiveFrom": "2026-12-02",
+                     *             "annualRate": null,
+                     *             "tiers": [
+                     *               {
+                     *                 "minimumBalance": "0",
+                     *                 "annualRate": "0.01"
+                     *               },
+                     *               {
+                     *                 "minimumBalance": "10000",
+                     *                 "annualRate": "0.0425"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "rateHistory": [
+                     *             {
+                     *               "effectiveFrom": "2027-01-01",
+                     *               "annualRate": "0.045",
+                     *               "tiers": null
+                     *             },
+                     *             {
+                     *               "effectiveFrom": "2026-12-02",
+                     *               "annualRate": null,
+                     *               "tiers": [
+                     *                 {
+                     *                   "minimumBalance": "0",
+                     *                   "annualRate": "0.01"
+                     *                 },
+                     *                 {
+                     *                   "minimumBalance": "10000",
+                     *                   "annualRate": "0.0425"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         "fees": {
+                     *           "monthlyMaintenance": {
+                     *             "amount": "5",
+                     *             "waivedAtMinimumDailyBalance": "500"
+                     *           }
+                     *         },
+                     *         "minimumOpeningDeposit": "100",
+                     *         "minimumBalance": null,
+                     *         "limits": {
+                     *           "dailyWithdrawalTotal": null,
+                     *           "withdrawalsPerMonth": 6
+                     *         },
+                     *         "createdAt": "2026-12-02T10:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_createAccount"];
+            409: components["responses"]["AccountConflict_createProduct"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description A product's code (upper-case words joined by underscores, case-sensitive, docs/products.md). Any other text names none.
+                 * @example HIGH_YIELD_SAVINGS
+                 */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "productId": "0193a5c8-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *         "code": "HIGH_YIELD_SAVINGS",
+                     *         "name": "High-yield savings",
+                     *         "accountType": "SAVINGS",
+                     *         "currency": "USD",
+                     *         "interest": {
+                     *           "dayCount": "ACTUAL_365",
+                     *           "balanceBasis": "END_OF_DAY",
+                     *           "compounding": "DAILY",
+                     *           "posting": "MONTHLY",
+                     *           "rate": {
+                     *             "effectiveFrom": "2026-12-02",
+                     *             "annualRate": null,
+                     *             "tiers": [
+                     *               {
+                     *                 "minimumBalance": "0",
+                     *                 "annualRate": "0.01"
+                     *               },
+                     *               {
+                     *                 "minimumBalance": "10000",
+                     *                 "annualRate": "0.0425"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "rateHistory": [
+                     *             {
+                     *               "effectiveFrom": "2027-01-01",
+                     *               "annualRate": "0.045",
+                     *               "tiers": null
+                     *             },
+                     *             {
+                     *               "effectiveFrom": "2026-12-02",
+                     *               "annualRate": null,
+                     *               "tiers": [
+                     *                 {
+                     *                   "minimumBalance": "0",
+                     *                   "annualRate": "0.01"
+                     *                 },
+                     *                 {
+                     *                   "minimumBalance": "10000",
+                     *                   "annualRate": "0.0425"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         "fees": {
+                     *           "monthlyMaintenance": {
+                     *             "amount": "5",
+                     *             "waivedAtMinimumDailyBalance": "500"
+                     *           }
+                     *         },
+                     *         "minimumOpeningDeposit": "100",
+                     *         "minimumBalance": null,
+                     *         "limits": {
+                     *           "dailyWithdrawalTotal": null,
+                     *           "withdrawalsPerMonth": 6
+                     *         },
+                     *         "createdAt": "2026-12-02T10:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_getProduct"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    changeProductRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description A product's code (upper-case words joined by underscores, case-sensitive, docs/products.md). Any other text names none.
+                 * @example HIGH_YIELD_SAVINGS
+                 */
+                code: components["parameters"]["code"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "annualRate": "0.0450",
+                 *       "effectiveFrom": "2027-01-01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangeProductRateRequest"];
+            };
+        };
+        responses: {
+            /** @description The product, with the rate scheduled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "productId": "0193a5c8-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+                     *         "code": "HIGH_YIELD_SAVINGS",
+                     *         "name": "High-yield savings",
+                     *         "accountType": "SAVINGS",
+                     *         "currency": "USD",
+                     *         "interest": {
+                     *           "dayCount": "ACTUAL_365",
+                     *           "balanceBasis": "END_OF_DAY",
+                     *           "compounding": "DAILY",
+                     *           "posting": "MONTHLY",
+                     *           "rate": {
+                     *             "effectiveFrom": "2026-12-02",
+                     *             "annualRate": null,
+                     *             "tiers": [
+                     *               {
+                     *                 "minimumBalance": "0",
+                     *                 "annualRate": "0.01"
+                     *               },
+                     *               {
+                     *                 "minimumBalance": "10000",
+                     *                 "annualRate": "0.0425"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "rateHistory": [
+                     *             {
+                     *               "effectiveFrom": "2027-01-01",
+                     *               "annualRate": "0.045",
+                     *               "tiers": null
+                     *             },
+                     *             {
+                     *               "effectiveFrom": "2026-12-02",
+                     *               "annualRate": null,
+                     *               "tiers": [
+                     *                 {
+                     *                   "minimumBalance": "0",
+                     *                   "annualRate": "0.01"
+                     *                 },
+                     *                 {
+                     *                   "minimumBalance": "10000",
+                     *                   "annualRate": "0.0425"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         "fees": {
+                     *           "monthlyMaintenance": {
+                     *             "amount": "5",
+                     *             "waivedAtMinimumDailyBalance": "500"
+                     *           }
+                     *         },
+                     *         "minimumOpeningDeposit": "100",
+                     *         "minimumBalance": null,
+                     *         "limits": {
+                     *           "dailyWithdrawalTotal": null,
+                     *           "withdrawalsPerMonth": 6
+                     *         },
+                     *         "createdAt": "2026-12-02T10:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_getProduct"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_changeProductRate"];
+            429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
         };
