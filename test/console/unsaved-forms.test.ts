@@ -74,10 +74,10 @@ describe('unsaved forms in the console', () => {
     await page.goto(`${service.url}/console/customers/new`);
     await signIn(page, service.token);
     await page.getByRole('textbox', { name: 'First name' }).fill('Unsaved');
-    const asked = new Promise<string>((resolve) =>
+    // Answered once the dismissal is done: the page must not be closed under a dialog still being answered.
+    const asked = new Promise<string>((resolve, reject) =>
       page.once('dialog', (dialog) => {
-        resolve(dialog.type());
-        void dialog.dismiss();
+        dialog.dismiss().then(() => resolve(dialog.type()), reject);
       }),
     );
     await page.close({ runBeforeUnload: true });
