@@ -74,9 +74,13 @@ describe('the console’s accounts list', () => {
     await filters.getByRole('textbox', { name: 'Currency (e.g. USD)' }).fill('eur');
     await filters.getByLabel('Flag set').selectOption('FROZEN');
     await filters.getByRole('button', { name: 'Apply filters' }).click();
-    await expect.poll(() => table.getByRole('link').allInnerTexts()).toContain(`Listed Euro Savings ${suffix}`);
-    const names = await table.getByRole('link').allInnerTexts();
-    expect(names).not.toContain(`Listed Checking ${suffix}`);
+    // Until the filtered page arrives the unfiltered one stays shown, and it lists the euro account too: wait for both.
+    await expect
+      .poll(async () => {
+        const names = await table.getByRole('link').allInnerTexts();
+        return names.includes(`Listed Euro Savings ${suffix}`) && !names.includes(`Listed Checking ${suffix}`);
+      })
+      .toBe(true);
     const row = table.getByRole('row').filter({ hasText: `Listed Euro Savings ${suffix}` });
     expect(await row.innerText()).toMatch(/SAVINGS[\s\S]*Frozen/);
 
