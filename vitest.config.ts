@@ -29,6 +29,9 @@ export default defineConfig({
     // (test/support/eventually.ts) so that a missing event fails with what the test read, not a time-out.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll's default deadline is 1 s: under CI load a page or an answer took longer and decided tests. A poll
+    // waits for what it expects as eventually() does, with its deadline (HUNG_TEST_DEADLINE_MS, 120 s).
+    expect: { poll: { timeout: 120_000 } },
     // A test that fails now and then is fixed at its cause, never retried (docs/how-to/develop.md).
     retry: 0,
     sequence: { shuffle: { files: false, tests: false } },

@@ -18,6 +18,7 @@ import { WebhooksPage } from './pages/WebhooksPage';
 import { Router, useRoute } from './router';
 import { clearSession, readSession, saveSession, type Session } from './session';
 import { joinSessionSharing, type SessionSharing } from './session-sharing';
+import { useLiveRevalidation } from './live-validation';
 import { useUnsavedFormsGuard } from './unsaved-forms';
 import { ViewerContext, type ViewerState } from './viewer';
 
@@ -33,6 +34,7 @@ const ViewerQuery = graphql(`
 
 export function App() {
   const [session, setSession] = useState<Session | null>(readSession);
+  useLiveRevalidation();
   const [problem, setProblem] = useState<unknown>(null);
   // The identity provider's answer (/console/callback): completed before the router reads the address.
   const [completing, setCompleting] = useState(isOidcCallback);

@@ -287,7 +287,7 @@ describe('business customers and account roles in the console', () => {
   });
 
   browserIt('lists, adds and removes a business’s beneficial owners; refusals shown with their codes', async () => {
-    const { page } = await open();
+    const { page, settled } = await open();
     await suite.signInAt(page, `/console/customers/${businessId}`);
     const owners = page.getByRole('region', { name: 'Beneficial owners' });
     await owners.getByText('No beneficial owner is recorded.').waitFor();
@@ -373,6 +373,9 @@ describe('business customers and account roles in the console', () => {
       .toEqual([`${name} Labs LLC Ownership, 60.00 %, CEO`]);
     await expectAccessible(page, 'a person who owns a business');
     await ownerOf.getByRole('link', { name: `${name} Labs LLC` }).click();
+    // The business's page still loading its sections moves its buttons: a press then can miss the one it aimed at.
+    await owners.getByRole('button', { name: `Remove Sam Signer${suffix}` }).waitFor();
+    await settled();
 
     // Removing asks first, naming the owner and its share; Cancel changes nothing, confirming removes.
     await owners.getByRole('button', { name: `Remove Sam Signer${suffix}` }).click();
