@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect } from 'vitest';
 import { createCustomer } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
-import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
-import { startTestService, type TestService } from '../support/service.js';
 import { buildBusinessInput } from '../features/businesses/support.js';
 import { documentHelpers, fileOf } from '../features/verification/documents-support.js';
-import { expectAccessible, signIn, watchedPages } from './helpers.js';
+import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
  * A business's verification panel (docs/console.md, docs/verification.md): its checklist lists what a business
@@ -16,8 +14,9 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
  * below 25 % removed, the certificate of formation approved, the owner's check passed, the business's check passed.
  */
 
-let service: TestService;
-let browser: Browser | undefined;
+// The sandbox answers at once and the job applies it within a fifth of a second: the panel polls while a check runs.
+const suite = consoleSuite({ VERIFICATION_SANDBOX_DELAY_MS: '0', VERIFICATION_JOB_INTERVAL_MS: '200' });
+const { browserIt } = suite;
 let agentToken: string;
 const suffix = randomUUID().slice(0, 8);
 let businessId: string;
@@ -25,8 +24,7 @@ let ceoId: string;
 let investorId: string;
 
 beforeAll(async () => {
-  // The sandbox answers at once and the job applies it within a fifth of a second: the panel polls while a check runs.
-  service = await startTestService({ VERIFICATION_SANDBOX_DELAY_MS: '0', VERIFICATION_JOB_INTERVAL_MS: '200' });
+  const service = suite.service;
   const business = await service.call('POST', '/sandbox/customer', {
     body: buildBusinessInput({ legalName: `Checklist ${suffix} LLC` }),
   });
@@ -56,14 +54,7 @@ beforeAll(async () => {
       name: 'kyb agent',
     })
   ).token;
-  if (hasChromium()) browser = await launchHeadlessChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const browserIt = hasChromium() ? it : it.skip;
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Verification' });
 const checklist = (page: Page) => panel(page).getByRole('list', { name: 'Requirements' });
@@ -85,17 +76,13 @@ const waitForStatus = (page: Page, text: string) =>
     .waitFor();
 
 describe('a business’s verification panel', () => {
-  const pages = watchedPages(
-    () => browser!,
-    () => service.url,
-  );
+  const pages = suite.watchedPages();
 
   browserIt(
     'lists a business’s requirements with its owners’ states, each turning Met as its evidence arrives',
     async () => {
       const { page } = await pages.open();
-      await page.goto(`${service.url}/console/customers/${businessId}`);
-      await signIn(page, agentToken);
+      await suite.signInAt(page, `/console/customers/${businessId}`, agentToken);
       await panel(page).waitFor();
       // The certificate's upload put the business in review.
       await waitForStatus(page, 'Needs review');
@@ -159,7 +146,7 @@ describe('a business’s verification panel', () => {
       await waitForStatus(page, 'Verified');
       await waitForState(page, 'business_check', 'Met');
       expect(await checklist(page).locator('.badge').allInnerTexts()).toEqual(['Met', 'Met', 'Met', 'Met']);
-      const answer = await service.call('GET', `/sandbox/customer/${businessId}/verification`);
+      const answer = await suite.service.call('GET', `/sandbox/customer/${businessId}/verification`);
       expect(answer.json.data.status).toBe('VERIFIED');
       expect(answer.json.data.requirements).toEqual({ currentlyDue: [], pendingVerification: [], errors: [] });
       await expectAccessible(page, 'a verified business’s checklist');

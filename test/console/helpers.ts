@@ -134,13 +134,14 @@ export interface ConsoleSuite {
 /**
  * One console test file's live service and headless Chromium (where installed), started in beforeAll and stopped
  * after the file's last test. Call it at the top of the file, before the file's own beforeAll: vitest runs beforeAll
- * hooks in the order they are registered, so that one can write its records through `suite.service`.
+ * hooks in the order they are registered, so that one can write its records through `suite.service`. `env`: the
+ * service's configuration beyond the test defaults.
  */
-export function consoleSuite(): ConsoleSuite {
+export function consoleSuite(env: Record<string, string> = {}): ConsoleSuite {
   let service: TestService | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService(env);
     if (hasChromium()) browser = await launchHeadlessChromium();
   });
   afterAll(async () => {

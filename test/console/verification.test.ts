@@ -286,7 +286,7 @@ describe('the console’s review queue', () => {
       while (await pager.getByRole('button', { name: 'Next page' }).isEnabled()) {
         const before = (await listed())[0];
         await pager.getByRole('button', { name: 'Next page' }).click();
-        await expect.poll(async () => (await listed())[0], { timeout: 30_000 }).not.toBe(before);
+        await expect.poll(async () => (await listed())[0]).not.toBe(before);
         seen.push(...(await listed()));
       }
       expect(seen).toEqual(expect.arrayContaining(inReview));
@@ -294,7 +294,7 @@ describe('the console’s review queue', () => {
       expect(new Set(seen).size).toBe(seen.length);
 
       await pager.getByRole('button', { name: 'Previous page' }).click();
-      await expect.poll(async () => await list.getByRole('listitem').count(), { timeout: 30_000 }).toBe(20);
+      await expect.poll(async () => await list.getByRole('listitem').count()).toBe(20);
       await list.getByRole('link').first().click();
       await panel(page).waitFor();
       await waitForStatus(page, 'Needs review');
