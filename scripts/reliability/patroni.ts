@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { takeOverShutdownSignals } from '../../src/db/postgres/embedded-postgres.js';
 import { type PatroniFleet, startPatroniFleet } from '../fleet/lib/fleet.js';
-import { installPartitionMarks, type PartitionMarks } from '../fleet/lib/partition.js';
+import { installPartitionMarks, type PartitionMarks, type PartitionScope } from '../fleet/lib/partition.js';
 import { type PatroniMember, waitFor } from '../fleet/lib/patroni.js';
 import { serverStates } from '../fleet/lib/daemons.js';
 import {
@@ -42,6 +42,10 @@ const run = promisify(execFile);
  *  - partition: every packet to and from the leader's address (etcd, PostgreSQL, REST API) dropped by an
  *    iptables rule; the old primary must stop accepting writes (a write is tried on it directly, over its
  *    Unix socket, and on the new primary through HAProxy), then the partition heals and it rejoins;
+ *  - partial-partition: only the connections between the leader and the other members dropped (etcd's peers,
+ *    replication, Patroni to Patroni); HAProxy and the service still reach it. Its commits wait for a
+ *    synchronous standby it cannot reach, so it acknowledges nothing; its etcd is in the minority, so its
+ *    Patroni demotes it; the same checks as the partition's follow;
  *  - switchover: `patronictl switchover` to a replica, as maintenance does.
  * Measured per failover: seconds without an acknowledged write, answers that were not definite (503, no
  * answer: each retried), the time to a new leader; checked after each: the ledger's invariants and every
@@ -52,7 +56,10 @@ const run = promisify(execFile);
 
 const opts = options(
   {
-    fault: { default: 'pg-kill', help: 'pg-kill | patroni-kill | partition | switchover | none (throughput only)' },
+    fault: {
+      default: 'pg-kill',
+      help: 'pg-kill | patroni-kill | partition | partial-partition | switchover | none (throughput only)',
+    },
     seconds: { default: '20', help: 'with --fault none: seconds of load measured' },
     failovers: { default: '1', help: 'failovers in a row' },
     clients: { default: '8', help: 'bank clients' },
@@ -62,11 +69,13 @@ const opts = options(
     ...SEED_OPTION,
     ...RECORD_OPTION,
   },
-  'npm run reliability:patroni -- --fault pg-kill|patroni-kill|partition|switchover [--failovers N]',
+  'npm run reliability:patroni -- --fault pg-kill|patroni-kill|partition|partial-partition|switchover [--failovers N]',
 );
 
-type Fault = 'pg-kill' | 'patroni-kill' | 'partition' | 'switchover' | 'none';
-const FAULTS: readonly Fault[] = ['pg-kill', 'patroni-kill', 'partition', 'switchover', 'none'];
+type Fault = 'pg-kill' | 'patroni-kill' | 'partition' | 'partial-partition' | 'switchover' | 'none';
+const FAULTS: readonly Fault[] = ['pg-kill', 'patroni-kill', 'partition', 'partial-partition', 'switchover', 'none'];
+/** What a partition fault cuts the leader off from (scripts/fleet/lib/partition.ts). */
+const PARTITIONS: Partial<Record<Fault, PartitionScope>> = { partition: 'all', 'partial-partition': 'peers' };
 /** A client gives up on one request after this long without a definite answer (a problem). */
 const GIVE_UP_MS = 90_000;
 
@@ -84,6 +93,8 @@ interface FailoverFigures {
   rejoinedMs: number;
   /** A direct write on the partitioned old primary: what it answered. */
   oldPrimaryWrite?: string;
+  /** Its /primary check from outside the members (as HAProxy asks) just after the cut: 0 without an answer. */
+  primaryCheckAfterCut?: number;
 }
 
 runScript('patroni', async () => {
@@ -99,7 +110,8 @@ runScript('patroni', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cas-patroni-'));
   const ackLog = path.join(dir, 'acknowledged-writes.jsonl');
   let marks: PartitionMarks | undefined;
-  if (fault === 'partition') marks = await installPartitionMarks([1, 2, 3]);
+  const partition = PARTITIONS[fault];
+  if (partition) marks = await installPartitionMarks([1, 2, 3]);
   const fleetStarted = performance.now();
   let fleet: PatroniFleet | undefined;
   const problems: string[] = [];
@@ -110,6 +122,7 @@ runScript('patroni', async () => {
   let readYourWrites = 0;
   let throughput: { writes: number; seconds: number; perSecond: number } | undefined;
   const readyRoles: string[] = [];
+  let finished = false;
   try {
     fleet = await startPatroniFleet({
       dir,
@@ -227,10 +240,18 @@ runScript('patroni', async () => {
       retriedNow = 0;
       const faultAt = performance.now();
       let oldPrimaryWrite: string | undefined;
+      let primaryCheckAfterCut: number | undefined;
       if (fault === 'pg-kill') await leader.killPostgres();
       else if (fault === 'patroni-kill') await leader.killPatroni();
-      else if (fault === 'partition') await marks!.partition(leader.index);
-      else {
+      else if (partition) {
+        await marks!.partition(leader.index, partition);
+        // The cut's scope, checked: a full partition hides the leader from HAProxy too, a partial one does not.
+        primaryCheckAfterCut = await leader.check('primary');
+        if ((primaryCheckAfterCut === 0) !== (partition === 'all'))
+          problems.push(
+            `a ${fault} of ${leader.name}: its /primary check from outside answered ${primaryCheckAfterCut || 'nothing'}`,
+          );
+      } else {
         const candidate = await running.cluster.syncStandby();
         await running.cluster.patronictl([
           'switchover',
@@ -245,7 +266,7 @@ runScript('patroni', async () => {
       // The first acknowledged write after the fault, then a little more load.
       const acksBefore = acks.filter((t) => t < faultAt).length;
       while (acks.length <= acksBefore + 5 && performance.now() - faultAt < 90_000) await sleep(20);
-      if (fault === 'partition') {
+      if (partition) {
         // Until it refuses as a standby (read-only) or as a server being stopped: its Patroni, cut off from
         // etcd, demotes it, and its shutdown waits for standbys it cannot reach, refusing every connection.
         const until = performance.now() + 30_000;
@@ -254,7 +275,7 @@ runScript('patroni', async () => {
           if (/read-only|shutting down|accepted/.test(oldPrimaryWrite)) break;
           await sleep(500);
         } while (performance.now() < until);
-        await marks!.heal(leader.index);
+        await marks!.heal(leader.index, partition);
       }
       if (fault === 'patroni-kill') await leader.startPatroni();
       await running.cluster.waitHealthy(2, 120_000);
@@ -270,6 +291,7 @@ runScript('patroni', async () => {
         retriedAnswers: retriedNow,
         rejoinedMs: Math.round(rejoinedMs),
         ...(oldPrimaryWrite !== undefined && { oldPrimaryWrite }),
+        ...(primaryCheckAfterCut !== undefined && { primaryCheckAfterCut }),
       };
       figures.push(figuresNow);
       if (
@@ -297,11 +319,13 @@ runScript('patroni', async () => {
     problems.push(...(await check(true)));
     await monitor.end();
     api.client.close();
+    finished = true;
   } finally {
     await fleet?.stop();
     await marks?.remove();
-    // Kept when asked, and whenever something went wrong: the logs and the acknowledged-write log are the evidence.
-    if (opts.keep !== 'true' && problems.length === 0 && (model?.problems.length ?? 0) === 0)
+    // Kept when asked, and whenever something went wrong (a problem found or the run thrown): the logs and the
+    // acknowledged-write log are the evidence.
+    if (opts.keep !== 'true' && finished && problems.length === 0 && (model?.problems.length ?? 0) === 0)
       rmSync(dir, { recursive: true, force: true });
     else log(`kept ${dir} (acknowledged-write log: ${ackLog})`);
   }
