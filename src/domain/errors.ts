@@ -109,6 +109,8 @@ export const ErrorCodes = [
   'PRODUCT_CODE_TAKEN',
   'PRODUCT_RATE_NOT_ALLOWED',
   'PRODUCT_MISMATCH',
+  // A product's minimums and limits, enforced by the posting statement (docs/adr/0114-product-minimums-and-limits.md).
+  'MINIMUM_BALANCE',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -129,6 +131,8 @@ export interface ErrorDetail {
   field?: string;
   code: string;
   message: string;
+  /** The amount or count the detail is about, as exact decimal text (a product's minimum or limit, what the account has). */
+  value?: string;
 }
 
 export class DomainError extends Error {
@@ -815,4 +819,19 @@ export const productMismatch = (details: ErrorDetail[]) =>
     'unprocessable',
     "The account does not match its product's terms; see details. Nothing was created.",
     details,
+  );
+
+/**
+ * A client's debit would leave the available balance of an account on a product below the product's minimum
+ * balance (docs/adr/0114): a conflict, as INSUFFICIENT_FUNDS is; the details give the minimum and what is available.
+ */
+export const minimumBalance = (minimum: string, available: string) =>
+  new DomainError(
+    'MINIMUM_BALANCE',
+    'conflict',
+    "The debit would take the available balance below the product's minimum balance; see details. Nothing was posted.",
+    [
+      { code: 'MINIMUM_BALANCE', value: minimum, message: "The product's minimum balance." },
+      { code: 'AVAILABLE', value: available, message: 'The available balance before this debit.' },
+    ],
   );

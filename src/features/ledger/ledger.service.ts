@@ -15,6 +15,7 @@ import {
   externalIdTaken,
   holdExpired,
   insufficientFunds,
+  minimumBalance,
   referencedAccountNotFound,
   reversalNotReversible,
   transactionAlreadyReversed,
@@ -485,7 +486,7 @@ export class LedgerService {
       async (idempotency) => {
         const result = await write(idempotency);
         if (result.outcome === 'refused')
-          throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer);
+          throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer, result.details ?? {});
         if (result.outcome === 'key-taken') return 'key-taken';
         written = result.transactions;
         return 'created';
@@ -545,6 +546,7 @@ export function refusalError(
   accountId: string | null,
   currency: string | null,
   transfer?: { fromAccountId: string; toAccountId: string },
+  details: Readonly<Record<string, string>> = {},
 ): DomainError {
   switch (refusal) {
     case 'ACCOUNT_NOT_FOUND':
@@ -588,5 +590,7 @@ export function refusalError(
       ]);
     case 'BALANCE_OUT_OF_RANGE':
       return validationFailed([{ field: 'amount', code: 'OUT_OF_RANGE', message: BALANCE_OUT_OF_RANGE_MESSAGE }]);
+    case 'MINIMUM_BALANCE':
+      return minimumBalance(details.minimumBalance ?? '', details.available ?? '');
   }
 }

@@ -7,9 +7,11 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -28,13 +30,18 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
 
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
 
@@ -110,7 +117,7 @@ WITH legs AS (
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_post_with_key
@@ -120,9 +127,11 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -141,13 +150,18 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
 
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
      setting AS MATERIALIZED (SELECT set_config('lock_timeout', $31::text, true) AS applied),
@@ -233,7 +247,7 @@ WITH legs AS (
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_reverse
@@ -465,9 +479,11 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -486,7 +502,8 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
      quota AS MATERIALIZED (
@@ -500,6 +517,10 @@ WITH legs AS (
          WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
 
@@ -578,7 +599,7 @@ WITH legs AS (
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_post_limited_with_key
@@ -588,9 +609,11 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -609,7 +632,8 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
      quota AS MATERIALIZED (
@@ -623,6 +647,10 @@ WITH legs AS (
          WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
      setting AS MATERIALIZED (SELECT set_config('lock_timeout', $35::text, true) AS applied),
@@ -711,7 +739,7 @@ WITH legs AS (
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_settle_hold

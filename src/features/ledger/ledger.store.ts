@@ -71,6 +71,35 @@ interface LegsSource {
    * sets the account's last_activity_at and makes an INACTIVE or DORMANT account active again.
    */
   activity: string;
+  /**
+   * Whether a client's legs answer to their account's product (docs/adr/0114): its minimum balance. A leg of an
+   * account on a product, when `byClient` holds, carries the product's row (`k.product`); false (a reversal, a
+   * correction): the statement has none of the product's parts.
+   */
+  productRules: boolean;
+}
+
+/**
+ * A product's rules on a client's legs (docs/adr/0114), as parts of the posting statement. `locked` reads the product
+ * row of an account that has one (a lazy subquery: an account without a product, or the bank's own posting, reads
+ * nothing more), and `checked` refuses on it after the ledger's own rules, so INSUFFICIENT_FUNDS keeps its meaning:
+ * - MINIMUM_BALANCE: a debit (or a debit hold) that would leave the available balance (amount - pending_debits)
+ *   below the product's minimum_balance; the overdraft limit never lowers it.
+ * The refusal's values (`refused_detail`) come from the refused leg's own locked row.
+ */
+function productRuleSql(byClient: string) {
+  return {
+    locked: `,
+              CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product`,
+    checks: `
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'`,
+    checkedColumns: `, k.product, k.amount - k.pending_debits AS available`,
+    detail: `CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+       END`,
+  };
 }
 
 /**
@@ -115,11 +144,12 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
     limitsAt === undefined
       ? undefined
       : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
+  const product = legs.productRules ? productRuleSql(legs.byClient) : undefined;
   return `WITH ${legs.ctes},
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status${product ? product.locked : ''} FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE${product ? ' OF a' : ''}
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -137,14 +167,19 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
          WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND ${legs.byClient} THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
-         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'${product ? product.checks : ''}
+       END AS refusal${product ? product.checkedColumns : ''}
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
      ${limits ? `${limits.ctes},` : ''}
      decision AS MATERIALIZED (
        SELECT coalesce(${legs.precondition}, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)${limits ? `, ${limits.refusal}` : ''}) AS refusal,
-              (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_account,${
+                product
+                  ? `
+              (SELECT ${product.detail} FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,`
+                  : ''
+              }
               (SELECT count(*) FROM legs) AS legs
      ),
      ${withKey ? `${claimQueries(auditAt + 9, '(SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)')},` : ''}
@@ -207,7 +242,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)`
      }
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency",${product ? ' d.refused_detail AS "refusalDetails",' : ''} e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
 }
 
@@ -228,6 +263,7 @@ const REQUESTED_LEGS: LegsSource = {
   precondition: 'NULL::text',
   byClient: '$14::boolean',
   activity: "($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT'))",
+  productRules: true,
 };
 
 /**
@@ -261,6 +297,8 @@ const REVERSING_LEGS: LegsSource = {
   // A client's correction: refused on a DORMANT account's debit side, and not the customer's activity.
   byClient: 'true',
   activity: 'false',
+  // A correction undoes what was posted: no product's rule refuses it (docs/adr/0114).
+  productRules: false,
 };
 
 /**
@@ -406,6 +444,8 @@ type WriteRow = {
   refusal: LedgerRefusal | null;
   refusedAccountId: string | null;
   postingCurrency?: string | null;
+  /** A product's refusal's values (docs/adr/0114), e.g. {minimumBalance, available}; null or absent for the others. */
+  refusalDetails?: Record<string, string> | null;
 } & Partial<TransactionRow>;
 
 /** The ledger on PostgreSQL, through Prisma Client. */
@@ -552,6 +592,7 @@ export class PrismaLedgerStore implements LedgerStore {
         refusal: first!.refusal,
         accountId: first!.refusedAccountId,
         currency: first!.postingCurrency ?? null,
+        details: first!.refusalDetails ?? null,
       };
     const transactions = rows
       .filter((row) => row.transactionId !== null && row.transactionId !== undefined)

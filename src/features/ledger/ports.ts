@@ -91,12 +91,21 @@ export type LedgerRefusal =
   /** Over the caller's maximum per posting, or its daily total in the currency. */
   | 'TOKEN_LIMIT_EXCEEDED'
   /** A balance it moves (an account's, or the settlement account's) would leave the range its column can hold. */
-  | 'BALANCE_OUT_OF_RANGE';
+  | 'BALANCE_OUT_OF_RANGE'
+  /** A client's debit would leave the available balance below the account's product's minimum (docs/adr/0114). */
+  | 'MINIMUM_BALANCE';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }
   | { outcome: 'key-taken' }
-  | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null; currency?: string | null };
+  | {
+      outcome: 'refused';
+      refusal: LedgerRefusal;
+      accountId: string | null;
+      currency?: string | null;
+      /** A product's refusal's values as exact decimal text (docs/adr/0114), e.g. {minimumBalance, available}. */
+      details?: Readonly<Record<string, string>> | null;
+    };
 
 export type HoldSettlement = { action: 'post'; amount: string | null; limits: LimitCheck | null } | { action: 'void' };
 

@@ -7,6 +7,7 @@ import {
   holdExpired,
   referencedAccountNotFound,
   reversalNotReversible,
+  minimumBalance,
   tokenLimitExceeded,
   transactionAlreadyReversed,
   transactionNotFound,
@@ -68,6 +69,14 @@ const externalIdFailure = (kind: 'transaction' | 'transfer') =>
     `Another ${kind} of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).`,
     externalIdTaken(kind),
   );
+/** An account's product's rules on a client's posting (docs/products.md, docs/adr/0114); nothing is written. */
+const productRefusals = [
+  failure(
+    'MINIMUM_BALANCE',
+    "A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).",
+    minimumBalance('500', '520'),
+  ),
+];
 const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({
   status,
   description,
@@ -95,7 +104,13 @@ export const TRANSACTIONS_ROUTES = [
       example: EXAMPLE_POST_TRANSACTION,
     },
     success: answersTransaction('Posted (or held).', 201),
-    failures: [accountNotFoundFailure, ...postingRefusals, tokenLimitFailure, externalIdFailure('transaction')],
+    failures: [
+      accountNotFoundFailure,
+      ...postingRefusals,
+      ...productRefusals,
+      tokenLimitFailure,
+      externalIdFailure('transaction'),
+    ],
   },
   {
     operationId: 'listTransactions',
@@ -231,6 +246,7 @@ export const TRANSACTIONS_ROUTES = [
       ),
       failure('CURRENCY_MISMATCH', 'The two accounts hold different currencies.', currencyMismatch()),
       ...postingRefusals,
+      ...productRefusals,
       tokenLimitFailure,
       externalIdFailure('transfer'),
     ],

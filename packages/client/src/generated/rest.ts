@@ -1578,10 +1578,12 @@ export interface components {
         ErrorDetail: {
             /** @description The request field the problem is about (dotted path), when there is one. */
             field?: string;
-            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL. */
+            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL; for the refusals of a product (with a `value`), MINIMUM_BALANCE and AVAILABLE. */
             code: string;
             /** @description How to fix it; never repeats a submitted value. */
             message: string;
+            /** @description The amount or count the detail is about, as an exact decimal string: a product's minimum or limit, or what the account has or used (a product's refusals, docs/products.md). */
+            value?: string;
         };
         /** @description Why the request failed. */
         Error: {
@@ -3774,6 +3776,7 @@ export interface components {
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
+         *     - `MINIMUM_BALANCE`: A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).
          *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_createTransfer: {
@@ -3786,7 +3789,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -3840,6 +3843,7 @@ export interface components {
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
+         *     - `MINIMUM_BALANCE`: A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).
          *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_postTransaction: {
@@ -3852,7 +3856,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
