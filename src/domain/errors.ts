@@ -111,6 +111,7 @@ export const ErrorCodes = [
   'PRODUCT_MISMATCH',
   // A product's minimums and limits, enforced by the posting statement (docs/adr/0114-product-minimums-and-limits.md).
   'MINIMUM_BALANCE',
+  'WITHDRAWAL_LIMIT_EXCEEDED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -833,5 +834,40 @@ export const minimumBalance = (minimum: string, available: string) =>
     [
       { code: 'MINIMUM_BALANCE', value: minimum, message: "The product's minimum balance." },
       { code: 'AVAILABLE', value: available, message: 'The available balance before this debit.' },
+    ],
+  );
+
+/**
+ * A client's debit of an account on a product would pass one of the product's withdrawal limits (docs/adr/0114): the
+ * total of the business date, or the count of the business month. A conflict with the account's state: the same
+ * debit passes on a later date (or month). The first detail's code names the limit (DAILY_WITHDRAWAL_TOTAL or
+ * WITHDRAWALS_PER_MONTH) and its value; USED, what the account has used of it.
+ */
+export const withdrawalLimitExceeded = (
+  kind: 'DAILY_WITHDRAWAL_TOTAL' | 'WITHDRAWALS_PER_MONTH',
+  limit: string,
+  used: string,
+) =>
+  new DomainError(
+    'WITHDRAWAL_LIMIT_EXCEEDED',
+    'conflict',
+    "The debit would pass the product's withdrawal limit (the business date's total or the business month's count); see details. Nothing was posted.",
+    [
+      {
+        code: kind,
+        value: limit,
+        message:
+          kind === 'DAILY_WITHDRAWAL_TOTAL'
+            ? "The product's most in client debits per business date."
+            : "The product's most client debits per business month.",
+      },
+      {
+        code: 'USED',
+        value: used,
+        message:
+          kind === 'DAILY_WITHDRAWAL_TOTAL'
+            ? 'Debited on this business date so far.'
+            : 'Debits in this business month so far.',
+      },
     ],
   );

@@ -35,6 +35,7 @@ export const STATUS_BY_CODE: Record<ErrorCode | RequestErrorCode | HttpOnlyError
   PRODUCT_CODE_TAKEN: [409],
   PRODUCT_RATE_NOT_ALLOWED: [422],
   MINIMUM_BALANCE: [409],
+  WITHDRAWAL_LIMIT_EXCEEDED: [409],
   ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED: [429],
   VERIFICATION_CHECK_COMPLETED: [409],
   DOCUMENT_NOT_FOUND: [404],
@@ -132,6 +133,9 @@ export const DETAIL_CODES = new Set([
   // A product's refusals (docs/adr/0114): each detail names a value it carries.
   'MINIMUM_BALANCE',
   'AVAILABLE',
+  'DAILY_WITHDRAWAL_TOTAL',
+  'WITHDRAWALS_PER_MONTH',
+  'USED',
 ]);
 
 export interface Answer {

@@ -26,6 +26,7 @@ import {
   eventInsert,
 } from '../../db/sql/write-effects.js';
 import { transactionListSql } from './transaction-list.sql.js';
+import { DEFAULT_TIME_ZONE } from '../../config/clock.js';
 
 /** An externalId is unique per environment and kind (migration 20261204010000_transaction_filters). */
 const EXTERNAL_ID_UNIQUE_INDEX = 'ledger_entries_external_id_key';
@@ -72,7 +73,8 @@ interface LegsSource {
    */
   activity: string;
   /**
-   * Whether a client's legs answer to their account's product (docs/adr/0114): its minimum balance. A leg of an
+   * Whether a client's legs answer to their account's product (docs/adr/0114): its minimum balance and withdrawal
+   * limits, on the environment's business date in the time zone of parameter $15. A leg of an
    * account on a product, when `byClient` holds, carries the product's row (`k.product`); false (a reversal, a
    * correction): the statement has none of the product's parts.
    */
@@ -81,24 +83,48 @@ interface LegsSource {
 
 /**
  * A product's rules on a client's legs (docs/adr/0114), as parts of the posting statement. `locked` reads the product
- * row of an account that has one (a lazy subquery: an account without a product, or the bank's own posting, reads
- * nothing more), and `checked` refuses on it after the ledger's own rules, so INSUFFICIENT_FUNDS keeps its meaning:
+ * row of an account that has one and the environment's business date (lazy: an account without a product, or the
+ * bank's own posting, reads nothing more), and `checked` refuses on them after the ledger's own rules, so
+ * INSUFFICIENT_FUNDS keeps its meaning:
  * - MINIMUM_BALANCE: a debit (or a debit hold) that would leave the available balance (amount - pending_debits)
  *   below the product's minimum_balance; the overdraft limit never lowers it.
+ * - WITHDRAWAL_LIMIT_DAILY_TOTAL / _PER_MONTH: a debit (a withdrawal) that would take the account's client debits of
+ *   the business date over daily_withdrawal_total, or their count in the business month over withdrawals_per_month.
+ *   The counts are the account's own columns (withdrawal_day…, migration 20261218000000), moved by `moved` on the
+ *   row `locked` holds: a second debit waits for the first's commit and reads its counts (READ COMMITTED re-reads a
+ *   locked row's newest version), so concurrent debits never pass a limit together. A count of another day or month
+ *   reads as 0.
  * The refusal's values (`refused_detail`) come from the refused leg's own locked row.
  */
 function productRuleSql(byClient: string) {
+  const dayUsed = 'coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0)';
+  const month = "date_trunc('month', k.business_date)::date";
+  const monthUsed = `coalesce(CASE WHEN k.withdrawal_month = ${month} THEN k.withdrawal_month_count END, 0)`;
+  // Every client debit of an account on a product is a withdrawal: a hold when it is made, a transfer out.
+  const counts = "l.type = 'DEBIT' AND k.business_date IS NOT NULL";
   return {
-    locked: `,
+    locked: `, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
               CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN
-                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product`,
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
+              CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date`,
     checks: `
-         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'`,
-    checkedColumns: `, k.product, k.amount - k.pending_debits AS available`,
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+         WHEN l.type = 'DEBIT' AND ${dayUsed} + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+         WHEN l.type = 'DEBIT' AND ${monthUsed} + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'`,
+    checkedColumns: `, k.product, k.amount - k.pending_debits AS available, ${dayUsed} AS day_used, ${monthUsed} AS month_used`,
     detail: `CASE c.refusal
          WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
                                                         'available', trim_scale(c.available)::text)
+         WHEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL' THEN jsonb_build_object('limit', trim_scale((c.product).daily_withdrawal_total)::text,
+                                                                     'used', trim_scale(c.day_used)::text)
+         WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
+                                                                   'used', c.month_used::text)
        END`,
+    moved: `,
+         withdrawal_day = CASE WHEN ${counts} THEN k.business_date ELSE a.withdrawal_day END,
+         withdrawal_day_total = CASE WHEN ${counts} THEN ${dayUsed} + l.amount ELSE a.withdrawal_day_total END,
+         withdrawal_month = CASE WHEN ${counts} THEN ${month} ELSE a.withdrawal_month END,
+         withdrawal_month_count = CASE WHEN ${counts} THEN ${monthUsed} + 1 ELSE a.withdrawal_month_count END`,
   };
 }
 
@@ -189,7 +215,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1${
+         entry_count = a.entry_count + 1${product ? product.moved : ''}${
            legs.activity === 'false'
              ? ''
              : `,
@@ -252,7 +278,8 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
  * client's externalId, $13 its metadata (both NULL when not given), $14 whether a client asked for it through the
  * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement). A client's
  * transaction is its account's activity; of a client's transfer ($3 set), only the debited side is (an incoming
- * transfer is not the receiving customer's act: docs/adr/0109).
+ * transfer is not the receiving customer's act: docs/adr/0109), $15 the environment's time zone (its business date
+ * counts a product's withdrawal limits, docs/adr/0114).
  */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
@@ -382,12 +409,12 @@ function settleSql(withKey: boolean, limited: boolean): string {
 }
 
 const SQL = {
-  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 15, false)),
-  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 15, true)),
+  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 16, false)),
+  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 16, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 19, false, 15)),
-  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 19, true, 15)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 20, false, 16)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 20, true, 16)),
   settle: statement('ledger_settle_hold', settleSql(false, false)),
   settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
   settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
@@ -480,6 +507,7 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.externalId,
       posting.metadata === null ? null : jsonParameter(posting.metadata),
       posting.customerInitiated ?? false,
+      posting.timeZone ?? DEFAULT_TIME_ZONE,
     ];
     try {
       if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values, db);

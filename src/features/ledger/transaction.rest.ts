@@ -9,6 +9,7 @@ import {
   reversalNotReversible,
   minimumBalance,
   tokenLimitExceeded,
+  withdrawalLimitExceeded,
   transactionAlreadyReversed,
   transactionNotFound,
   transactionNotPending,
@@ -75,6 +76,11 @@ const productRefusals = [
     'MINIMUM_BALANCE',
     "A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).",
     minimumBalance('500', '520'),
+  ),
+  failure(
+    'WITHDRAWAL_LIMIT_EXCEEDED',
+    "A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.",
+    withdrawalLimitExceeded('WITHDRAWALS_PER_MONTH', '6', '6'),
   ),
 ];
 const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({

@@ -1404,8 +1404,9 @@ export type Mutation = {
    * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
    * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
    * (another transaction of the environment has the `externalId`), MINIMUM_BALANCE (the debit would take the available
-   * balance of an account on a product below its `minimumBalance`; `extensions.details` give the values); nothing is
-   * posted then. In an environment that
+   * balance of an account on a product below its `minimumBalance`; `extensions.details` give the values),
+   * WITHDRAWAL_LIMIT_EXCEEDED (the debit would pass its product's `limits`: the business date's total or the business
+   * month's count); nothing is posted then. In an environment that
    * requires verified customers, also VERIFICATION_REQUIRED (a customer of the account is not VERIFIED). A DEBIT of a
    * DORMANT account: ACCOUNT_DORMANT. A posting is its account's customer activity: an INACTIVE or DORMANT account
    * is OPEN again (docs/dormancy-and-escheatment.md).
@@ -1506,7 +1507,8 @@ export type Mutation = {
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
    * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
    * the environment has the `externalId`), ACCOUNT_DORMANT (the sending account is DORMANT), MINIMUM_BALANCE (the
-   * sending account's product's minimum balance, as for `postTransaction`); nothing moves then. The
+   * sending account's product's minimum balance, as for `postTransaction`), WITHDRAWAL_LIMIT_EXCEEDED (its product's
+   * `limits`); nothing moves then. The
    * sending side is its account's customer activity, the receiving side is not. In an environment that requires verified customers,
    * also VERIFICATION_REQUIRED (a customer of either account is not VERIFIED).
    */

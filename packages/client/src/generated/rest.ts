@@ -1578,7 +1578,7 @@ export interface components {
         ErrorDetail: {
             /** @description The request field the problem is about (dotted path), when there is one. */
             field?: string;
-            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL; for the refusals of a product (with a `value`), MINIMUM_BALANCE and AVAILABLE. */
+            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL; for the refusals of a product (with a `value`), MINIMUM_BALANCE, AVAILABLE, DAILY_WITHDRAWAL_TOTAL, WITHDRAWALS_PER_MONTH and USED. */
             code: string;
             /** @description How to fix it; never repeats a submitted value. */
             message: string;
@@ -3777,6 +3777,7 @@ export interface components {
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          *     - `MINIMUM_BALANCE`: A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).
+         *     - `WITHDRAWAL_LIMIT_EXCEEDED`: A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.
          *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_createTransfer: {
@@ -3789,7 +3790,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "WITHDRAWAL_LIMIT_EXCEEDED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -3844,6 +3845,7 @@ export interface components {
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
          *     - `MINIMUM_BALANCE`: A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).
+         *     - `WITHDRAWAL_LIMIT_EXCEEDED`: A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.
          *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_postTransaction: {
@@ -3856,7 +3858,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "WITHDRAWAL_LIMIT_EXCEEDED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
