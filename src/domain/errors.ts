@@ -112,6 +112,7 @@ export const ErrorCodes = [
   // A product's minimums and limits, enforced by the posting statement (docs/adr/0114-product-minimums-and-limits.md).
   'MINIMUM_BALANCE',
   'WITHDRAWAL_LIMIT_EXCEEDED',
+  'MINIMUM_OPENING_DEPOSIT',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -868,6 +869,25 @@ export const withdrawalLimitExceeded = (
           kind === 'DAILY_WITHDRAWAL_TOTAL'
             ? 'Debited on this business date so far.'
             : 'Debits in this business month so far.',
+      },
+    ],
+  );
+
+/**
+ * An account on a product is opened by a client's credit of at least the product's minimum opening deposit: its first
+ * posting (docs/adr/0114) is a smaller credit, or a debit. Unprocessable: this amount never opens it.
+ */
+export const minimumOpeningDeposit = (minimum: string) =>
+  new DomainError(
+    'MINIMUM_OPENING_DEPOSIT',
+    'unprocessable',
+    "The account's first posting must be a credit of at least its product's minimum opening deposit; see details. Nothing was posted.",
+    [
+      {
+        field: 'amount',
+        code: 'MINIMUM_OPENING_DEPOSIT',
+        value: minimum,
+        message: "The product's minimum opening deposit.",
       },
     ],
   );

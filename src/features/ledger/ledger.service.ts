@@ -16,6 +16,7 @@ import {
   holdExpired,
   insufficientFunds,
   minimumBalance,
+  minimumOpeningDeposit,
   referencedAccountNotFound,
   withdrawalLimitExceeded,
   reversalNotReversible,
@@ -602,5 +603,7 @@ export function refusalError(
       return withdrawalLimitExceeded('DAILY_WITHDRAWAL_TOTAL', details.limit ?? '', details.used ?? '');
     case 'WITHDRAWAL_LIMIT_PER_MONTH':
       return withdrawalLimitExceeded('WITHDRAWALS_PER_MONTH', details.limit ?? '', details.used ?? '');
+    case 'MINIMUM_OPENING_DEPOSIT':
+      return minimumOpeningDeposit(details.minimumOpeningDeposit ?? '');
   }
 }

@@ -7,7 +7,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
                 (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
@@ -34,6 +34,8 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
        END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
@@ -48,6 +50,8 @@ WITH legs AS (
                                                                      'used', trim_scale(c.day_used)::text)
          WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
                                                                    'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
        END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
@@ -138,7 +142,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
                 (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
@@ -165,6 +169,8 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
        END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
@@ -179,6 +185,8 @@ WITH legs AS (
                                                                      'used', trim_scale(c.day_used)::text)
          WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
                                                                    'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
        END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
@@ -501,7 +509,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
                 (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
@@ -528,6 +536,8 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
        END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
@@ -549,6 +559,8 @@ WITH legs AS (
                                                                      'used', trim_scale(c.day_used)::text)
          WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
                                                                    'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
        END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
@@ -642,7 +654,7 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
                 (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
               CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
@@ -669,6 +681,8 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
          WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
        END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
@@ -690,6 +704,8 @@ WITH legs AS (
                                                                      'used', trim_scale(c.day_used)::text)
          WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
                                                                    'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
        END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),

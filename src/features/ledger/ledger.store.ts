@@ -73,8 +73,8 @@ interface LegsSource {
    */
   activity: string;
   /**
-   * Whether a client's legs answer to their account's product (docs/adr/0114): its minimum balance and withdrawal
-   * limits, on the environment's business date in the time zone of parameter $15. A leg of an
+   * Whether a client's legs answer to their account's product (docs/adr/0114): its minimum balance, withdrawal
+   * limits and opening deposit, on the environment's business date in the time zone of parameter $15. A leg of an
    * account on a product, when `byClient` holds, carries the product's row (`k.product`); false (a reversal, a
    * correction): the statement has none of the product's parts.
    */
@@ -94,6 +94,8 @@ interface LegsSource {
  *   row `locked` holds: a second debit waits for the first's commit and reads its counts (READ COMMITTED re-reads a
  *   locked row's newest version), so concurrent debits never pass a limit together. A count of another day or month
  *   reads as 0.
+ * - MINIMUM_OPENING_DEPOSIT: the account's first posting (entry_count 0: the opening window lasts until it) is a credit
+ *   below the product's minimum_opening_deposit, or a debit (an overdraft before any deposit).
  * The refusal's values (`refused_detail`) come from the refused leg's own locked row.
  */
 function productRuleSql(byClient: string) {
@@ -103,14 +105,16 @@ function productRuleSql(byClient: string) {
   // Every client debit of an account on a product is a withdrawal: a hold when it is made, a transfer out.
   const counts = "l.type = 'DEBIT' AND k.business_date IS NOT NULL";
   return {
-    locked: `, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+    locked: `, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
               CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN
                 (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
               CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date`,
     checks: `
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
          WHEN l.type = 'DEBIT' AND ${dayUsed} + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
-         WHEN l.type = 'DEBIT' AND ${monthUsed} + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'`,
+         WHEN l.type = 'DEBIT' AND ${monthUsed} + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'`,
     checkedColumns: `, k.product, k.amount - k.pending_debits AS available, ${dayUsed} AS day_used, ${monthUsed} AS month_used`,
     detail: `CASE c.refusal
          WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
@@ -119,6 +123,8 @@ function productRuleSql(byClient: string) {
                                                                      'used', trim_scale(c.day_used)::text)
          WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
                                                                    'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
        END`,
     moved: `,
          withdrawal_day = CASE WHEN ${counts} THEN k.business_date ELSE a.withdrawal_day END,

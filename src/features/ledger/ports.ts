@@ -102,7 +102,9 @@ export type LedgerRefusal =
   /** A client's debit would take the account's debits of the business date over its product's dailyWithdrawalTotal. */
   | 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
   /** A client's debit would be one more than its product's withdrawalsPerMonth in the business month. */
-  | 'WITHDRAWAL_LIMIT_PER_MONTH';
+  | 'WITHDRAWAL_LIMIT_PER_MONTH'
+  /** A client's first posting of an account on a product is not a credit of at least its minimumOpeningDeposit. */
+  | 'MINIMUM_OPENING_DEPOSIT';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }

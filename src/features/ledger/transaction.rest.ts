@@ -8,6 +8,7 @@ import {
   referencedAccountNotFound,
   reversalNotReversible,
   minimumBalance,
+  minimumOpeningDeposit,
   tokenLimitExceeded,
   withdrawalLimitExceeded,
   transactionAlreadyReversed,
@@ -81,6 +82,11 @@ const productRefusals = [
     'WITHDRAWAL_LIMIT_EXCEEDED',
     "A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.",
     withdrawalLimitExceeded('WITHDRAWALS_PER_MONTH', '6', '6'),
+  ),
+  failure(
+    'MINIMUM_OPENING_DEPOSIT',
+    "The first posting of an account on a product is a credit below its product's `minimumOpeningDeposit`, or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`).",
+    minimumOpeningDeposit('100'),
   ),
 ];
 const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({
