@@ -55,6 +55,12 @@ export const ERROR_TEXTS: Record<string, string> = {
   PRODUCT_RATE_NOT_ALLOWED:
     "A rate change not after today's business date, for a date with a rate, or of a product without interest.",
   PRODUCT_MISMATCH: "An account's `type` or `currency` is not its product's (a detail each); nothing is created.",
+  MINIMUM_BALANCE:
+    "A client's debit (or debit hold) would take the available balance of an account on a product below the product's `minimumBalance` (details `MINIMUM_BALANCE` and `AVAILABLE` with their `value`); nothing is posted.",
+  WITHDRAWAL_LIMIT_EXCEEDED:
+    "A client's debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of its debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`; nothing is posted.",
+  MINIMUM_OPENING_DEPOSIT:
+    "The first posting of an account on a product, by a client, is a credit below the product's `minimumOpeningDeposit` or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`); nothing is posted.",
   DOCUMENT_NOT_FOUND:
     'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
   DOCUMENT_TYPE_MISMATCH:

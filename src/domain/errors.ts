@@ -109,6 +109,10 @@ export const ErrorCodes = [
   'PRODUCT_CODE_TAKEN',
   'PRODUCT_RATE_NOT_ALLOWED',
   'PRODUCT_MISMATCH',
+  // A product's minimums and limits, enforced by the posting statement (docs/adr/0114-product-minimums-and-limits.md).
+  'MINIMUM_BALANCE',
+  'WITHDRAWAL_LIMIT_EXCEEDED',
+  'MINIMUM_OPENING_DEPOSIT',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -129,6 +133,8 @@ export interface ErrorDetail {
   field?: string;
   code: string;
   message: string;
+  /** The amount or count the detail is about, as exact decimal text (a product's minimum or limit, what the account has). */
+  value?: string;
 }
 
 export class DomainError extends Error {
@@ -815,4 +821,73 @@ export const productMismatch = (details: ErrorDetail[]) =>
     'unprocessable',
     "The account does not match its product's terms; see details. Nothing was created.",
     details,
+  );
+
+/**
+ * A client's debit would leave the available balance of an account on a product below the product's minimum
+ * balance (docs/adr/0114): a conflict, as INSUFFICIENT_FUNDS is; the details give the minimum and what is available.
+ */
+export const minimumBalance = (minimum: string, available: string) =>
+  new DomainError(
+    'MINIMUM_BALANCE',
+    'conflict',
+    "The debit would take the available balance below the product's minimum balance; see details. Nothing was posted.",
+    [
+      { code: 'MINIMUM_BALANCE', value: minimum, message: "The product's minimum balance." },
+      { code: 'AVAILABLE', value: available, message: 'The available balance before this debit.' },
+    ],
+  );
+
+/**
+ * A client's debit of an account on a product would pass one of the product's withdrawal limits (docs/adr/0114): the
+ * total of the business date, or the count of the business month. A conflict with the account's state: the same
+ * debit passes on a later date (or month). The first detail's code names the limit (DAILY_WITHDRAWAL_TOTAL or
+ * WITHDRAWALS_PER_MONTH) and its value; USED, what the account has used of it.
+ */
+export const withdrawalLimitExceeded = (
+  kind: 'DAILY_WITHDRAWAL_TOTAL' | 'WITHDRAWALS_PER_MONTH',
+  limit: string,
+  used: string,
+) =>
+  new DomainError(
+    'WITHDRAWAL_LIMIT_EXCEEDED',
+    'conflict',
+    "The debit would pass the product's withdrawal limit (the business date's total or the business month's count); see details. Nothing was posted.",
+    [
+      {
+        code: kind,
+        value: limit,
+        message:
+          kind === 'DAILY_WITHDRAWAL_TOTAL'
+            ? "The product's most in client debits per business date."
+            : "The product's most client debits per business month.",
+      },
+      {
+        code: 'USED',
+        value: used,
+        message:
+          kind === 'DAILY_WITHDRAWAL_TOTAL'
+            ? 'Debited on this business date so far.'
+            : 'Debits in this business month so far.',
+      },
+    ],
+  );
+
+/**
+ * An account on a product is opened by a client's credit of at least the product's minimum opening deposit: its first
+ * posting (docs/adr/0114) is a smaller credit, or a debit. Unprocessable: this amount never opens it.
+ */
+export const minimumOpeningDeposit = (minimum: string) =>
+  new DomainError(
+    'MINIMUM_OPENING_DEPOSIT',
+    'unprocessable',
+    "The account's first posting must be a credit of at least its product's minimum opening deposit; see details. Nothing was posted.",
+    [
+      {
+        field: 'amount',
+        code: 'MINIMUM_OPENING_DEPOSIT',
+        value: minimum,
+        message: "The product's minimum opening deposit.",
+      },
+    ],
   );

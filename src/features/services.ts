@@ -120,14 +120,10 @@ export function createDomainServices(deps: {
   const time = { now: (environment: string) => deps.stores.clock.now(environment) };
   const gates = new VerificationGates(deps.stores.verificationHttp, deps.verification?.required ?? []);
   const accountNumbers = new AccountNumberService(deps.stores, deps.protector, deps.accountNumbers);
-  const products = new ProductService(
-    deps.stores,
-    creation,
-    time,
-    (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
-  );
+  const timeZoneOf = (environment: string) => clockOptions.timeZones[environment] ?? 'America/New_York';
+  const products = new ProductService(deps.stores, creation, time, timeZoneOf);
   const accounts = new AccountService(deps.stores, creation, accountNumbers, time, gates, products);
-  const ledger = new LedgerService(deps.stores, creation, time, gates);
+  const ledger = new LedgerService(deps.stores, creation, time, gates, timeZoneOf);
   const http = deps.verification?.http;
   let verificationCallbacks: VerificationHttpService | null = null;
   const verification = new VerificationService(

@@ -10,6 +10,7 @@ export interface ErrorDetailBody {
   field?: string;
   code: string;
   message: string;
+  value?: string;
 }
 
 export interface ErrorBody {

@@ -47,11 +47,12 @@ function fromCallerError(error: CallerError): HttpFailure {
   const body: ErrorBody = { code: error.code, message: error.message };
   const details = 'details' in error ? error.details : undefined;
   if (details && details.length > 0) {
-    body.details = details.map((detail) =>
-      detail.field === undefined
-        ? { code: detail.code, message: detail.message }
-        : { field: detail.field, code: detail.code, message: detail.message },
-    );
+    body.details = details.map((detail) => ({
+      ...(detail.field !== undefined && { field: detail.field }),
+      code: detail.code,
+      message: detail.message,
+      ...(detail.value !== undefined && { value: detail.value }),
+    }));
   }
   return { status: statusOf(error), headers: headersOf(error), body, unexpected: false };
 }

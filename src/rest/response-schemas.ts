@@ -13,9 +13,15 @@ export const errorDetailSchema = z
     code: z
       .string()
       .describe(
-        'REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL.',
+        'REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL; for the refusals of a product (with a `value`), MINIMUM_BALANCE, AVAILABLE, DAILY_WITHDRAWAL_TOTAL, WITHDRAWALS_PER_MONTH, USED and MINIMUM_OPENING_DEPOSIT.',
       ),
     message: z.string().describe('How to fix it; never repeats a submitted value.'),
+    value: z
+      .string()
+      .optional()
+      .describe(
+        "The amount or count the detail is about, as an exact decimal string: a product's minimum or limit, or what the account has or used (a product's refusals, docs/products.md).",
+      ),
   })
   .describe('One problem of a failed request.');
 

@@ -57,7 +57,7 @@ export function expectFailure(res: CallResult, family: Family, status: number, c
   const errorKeys = Object.keys(res.json.error).sort();
   expect(errorKeys.filter((key) => !['code', 'details', 'message'].includes(key))).toEqual([]);
   for (const detail of res.json.error.details ?? []) {
-    expect(Object.keys(detail).filter((key) => !['code', 'field', 'message'].includes(key))).toEqual([]);
+    expect(Object.keys(detail).filter((key) => !['code', 'field', 'message', 'value'].includes(key))).toEqual([]);
   }
 }
 

@@ -34,6 +34,9 @@ export const STATUS_BY_CODE: Record<ErrorCode | RequestErrorCode | HttpOnlyError
   PRODUCT_MISMATCH: [422],
   PRODUCT_CODE_TAKEN: [409],
   PRODUCT_RATE_NOT_ALLOWED: [422],
+  MINIMUM_BALANCE: [409],
+  WITHDRAWAL_LIMIT_EXCEEDED: [409],
+  MINIMUM_OPENING_DEPOSIT: [422],
   ACCOUNT_NUMBER_LOOKUP_RATE_LIMITED: [429],
   VERIFICATION_CHECK_COMPLETED: [409],
   DOCUMENT_NOT_FOUND: [404],
@@ -128,6 +131,13 @@ export const DETAIL_CODES = new Set([
   'NOT_ASSOCIATED',
   'OWNER_REQUIRED',
   'ROLE_REQUIRES_INDIVIDUAL',
+  // A product's refusals (docs/adr/0114): each detail names a value it carries.
+  'MINIMUM_BALANCE',
+  'AVAILABLE',
+  'DAILY_WITHDRAWAL_TOTAL',
+  'WITHDRAWALS_PER_MONTH',
+  'USED',
+  'MINIMUM_OPENING_DEPOSIT',
 ]);
 
 export interface Answer {
@@ -190,7 +200,7 @@ export function envelopeProblems(answer: Answer, path: string): string[] {
           problems.push(`malformed or undocumented detail ${JSON.stringify(detail).slice(0, 200)}`);
           break;
         }
-        if (Object.keys(detail).some((key) => !['code', 'field', 'message'].includes(key)))
+        if (Object.keys(detail).some((key) => !['code', 'field', 'message', 'value'].includes(key)))
           problems.push('a detail has extra keys');
       }
     }

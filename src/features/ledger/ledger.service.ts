@@ -15,7 +15,10 @@ import {
   externalIdTaken,
   holdExpired,
   insufficientFunds,
+  minimumBalance,
+  minimumOpeningDeposit,
   referencedAccountNotFound,
+  withdrawalLimitExceeded,
   reversalNotReversible,
   transactionAlreadyReversed,
   transactionNotFound,
@@ -31,6 +34,7 @@ import { type Page, pageOf, type PageQuery, readPage } from '../../domain/pagina
 import type { LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, TransactionFilter } from './ports.js';
 import type { AccountStore } from '../accounts/index.js';
 import { type EnvironmentTime, realTime } from '../../domain/environment-clock.js';
+import { DEFAULT_TIME_ZONE } from '../../config/clock.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
 import {
@@ -113,6 +117,8 @@ export class LedgerService {
     private readonly clock: EnvironmentTime = realTime,
     /** The verification gate (docs/adr/0104): VERIFICATION_REQUIRED in a gated environment; none by default. */
     private readonly verificationGate: HolderVerificationGate = { assertHoldersVerified: async () => undefined },
+    /** Each environment's time zone (ENVIRONMENT_TIME_ZONES): its business date counts a product's withdrawal limits. */
+    private readonly timeZoneOf: (environment: string) => string = () => DEFAULT_TIME_ZONE,
   ) {}
 
   /**
@@ -155,6 +161,7 @@ export class LedgerService {
       metadata: valid.metadata ?? null,
       // A client's posting: the customer's activity, refused as a debit of a DORMANT account (docs/adr/0109).
       customerInitiated: true,
+      timeZone: this.timeZoneOf(caller.environment),
     };
     const request = { accountId: id, ...valid, amount };
     const { value, replayed } = await this.write(
@@ -209,6 +216,7 @@ export class LedgerService {
       metadata: valid.metadata ?? null,
       // A client's posting: the customer's activity, refused as a debit of a DORMANT account (docs/adr/0109).
       customerInitiated: true,
+      timeZone: this.timeZoneOf(caller.environment),
     };
     const request = { ...valid, fromAccountId, toAccountId, amount };
     const { value, replayed } = await this.write(
@@ -485,7 +493,7 @@ export class LedgerService {
       async (idempotency) => {
         const result = await write(idempotency);
         if (result.outcome === 'refused')
-          throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer);
+          throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer, result.details ?? {});
         if (result.outcome === 'key-taken') return 'key-taken';
         written = result.transactions;
         return 'created';
@@ -545,6 +553,7 @@ export function refusalError(
   accountId: string | null,
   currency: string | null,
   transfer?: { fromAccountId: string; toAccountId: string },
+  details: Readonly<Record<string, string>> = {},
 ): DomainError {
   switch (refusal) {
     case 'ACCOUNT_NOT_FOUND':
@@ -588,5 +597,13 @@ export function refusalError(
       ]);
     case 'BALANCE_OUT_OF_RANGE':
       return validationFailed([{ field: 'amount', code: 'OUT_OF_RANGE', message: BALANCE_OUT_OF_RANGE_MESSAGE }]);
+    case 'MINIMUM_BALANCE':
+      return minimumBalance(details.minimumBalance ?? '', details.available ?? '');
+    case 'WITHDRAWAL_LIMIT_DAILY_TOTAL':
+      return withdrawalLimitExceeded('DAILY_WITHDRAWAL_TOTAL', details.limit ?? '', details.used ?? '');
+    case 'WITHDRAWAL_LIMIT_PER_MONTH':
+      return withdrawalLimitExceeded('WITHDRAWALS_PER_MONTH', details.limit ?? '', details.used ?? '');
+    case 'MINIMUM_OPENING_DEPOSIT':
+      return minimumOpeningDeposit(details.minimumOpeningDeposit ?? '');
   }
 }

@@ -7,9 +7,12 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -28,13 +31,28 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
 
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+         WHEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL' THEN jsonb_build_object('limit', trim_scale((c.product).daily_withdrawal_total)::text,
+                                                                     'used', trim_scale(c.day_used)::text)
+         WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
+                                                                   'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
 
@@ -45,6 +63,10 @@ WITH legs AS (
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
          entry_count = a.entry_count + 1,
+         withdrawal_day = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN k.business_date ELSE a.withdrawal_day END,
+         withdrawal_day_total = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount ELSE a.withdrawal_day_total END,
+         withdrawal_month = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN date_trunc('month', k.business_date)::date ELSE a.withdrawal_month END,
+         withdrawal_month_count = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 ELSE a.withdrawal_month_count END,
          last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
          activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
          activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
@@ -103,14 +125,14 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $15::uuid, $16::varchar, $17::varchar, $18::varchar, $19::varchar, $20::uuid, $21::varchar, $22::varchar, $23::text[]
+     SELECT $16::uuid, $17::varchar, $18::varchar, $19::varchar, $20::varchar, $21::uuid, $22::varchar, $23::varchar, $24::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_post_with_key
@@ -120,9 +142,12 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -141,19 +166,34 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
 
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+         WHEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL' THEN jsonb_build_object('limit', trim_scale((c.product).daily_withdrawal_total)::text,
+                                                                     'used', trim_scale(c.day_used)::text)
+         WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
+                                                                   'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $31::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $32::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $24::varchar, $25::varchar, $26::varchar, $27::varchar, $28::bytea, $29::timestamptz, $30::jsonb
+       SELECT $25::varchar, $26::varchar, $27::varchar, $28::varchar, $29::bytea, $30::timestamptz, $31::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -168,6 +208,10 @@ WITH legs AS (
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
          entry_count = a.entry_count + 1,
+         withdrawal_day = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN k.business_date ELSE a.withdrawal_day END,
+         withdrawal_day_total = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount ELSE a.withdrawal_day_total END,
+         withdrawal_month = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN date_trunc('month', k.business_date)::date ELSE a.withdrawal_month END,
+         withdrawal_month_count = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 ELSE a.withdrawal_month_count END,
          last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
          activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
          activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
@@ -226,14 +270,14 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $15::uuid, $16::varchar, $17::varchar, $18::varchar, $19::varchar, $20::uuid, $21::varchar, $22::varchar, $23::text[]
+     SELECT $16::uuid, $17::varchar, $18::varchar, $19::varchar, $20::varchar, $21::uuid, $22::varchar, $23::varchar, $24::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_reverse
@@ -465,9 +509,12 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -486,20 +533,35 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $17::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $17::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $18::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $18::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+         WHEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL' THEN jsonb_build_object('limit', trim_scale((c.product).daily_withdrawal_total)::text,
+                                                                     'used', trim_scale(c.day_used)::text)
+         WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
+                                                                   'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
 
@@ -510,6 +572,10 @@ WITH legs AS (
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
          entry_count = a.entry_count + 1,
+         withdrawal_day = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN k.business_date ELSE a.withdrawal_day END,
+         withdrawal_day_total = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount ELSE a.withdrawal_day_total END,
+         withdrawal_month = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN date_trunc('month', k.business_date)::date ELSE a.withdrawal_month END,
+         withdrawal_month_count = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 ELSE a.withdrawal_month_count END,
          last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
          activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
          activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
@@ -568,17 +634,17 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $19::uuid, $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::uuid, $25::varchar, $26::varchar, $27::text[]
+     SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_post_limited_with_key
@@ -588,9 +654,12 @@ WITH legs AS (
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
+              CASE WHEN a.product_code IS NOT NULL AND $14::boolean THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE OF a
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -609,26 +678,41 @@ WITH legs AS (
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
          WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+         WHEN l.type = 'DEBIT' AND coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'
+       END AS refusal, k.product, k.amount - k.pending_debits AS available, coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) AS day_used, coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) AS month_used
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $17::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $17::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $18::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $18::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+         WHEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL' THEN jsonb_build_object('limit', trim_scale((c.product).daily_withdrawal_total)::text,
+                                                                     'used', trim_scale(c.day_used)::text)
+         WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
+                                                                   'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
+       END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $35::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $36::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $28::varchar, $29::varchar, $30::varchar, $31::varchar, $32::bytea, $33::timestamptz, $34::jsonb
+       SELECT $29::varchar, $30::varchar, $31::varchar, $32::varchar, $33::bytea, $34::timestamptz, $35::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -643,6 +727,10 @@ WITH legs AS (
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
          entry_count = a.entry_count + 1,
+         withdrawal_day = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN k.business_date ELSE a.withdrawal_day END,
+         withdrawal_day_total = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0) + l.amount ELSE a.withdrawal_day_total END,
+         withdrawal_month = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN date_trunc('month', k.business_date)::date ELSE a.withdrawal_month END,
+         withdrawal_month_count = CASE WHEN l.type = 'DEBIT' AND k.business_date IS NOT NULL THEN coalesce(CASE WHEN k.withdrawal_month = date_trunc('month', k.business_date)::date THEN k.withdrawal_month_count END, 0) + 1 ELSE a.withdrawal_month_count END,
          last_activity_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN env_now($1::varchar) ELSE a.last_activity_at END,
          activity_status = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status END,
          activity_status_at = CASE WHEN ($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT')) THEN NULL ELSE a.activity_status_at END
@@ -701,17 +789,17 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $19::uuid, $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::uuid, $25::varchar, $26::varchar, $27::text[]
+     SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
      -- An INACTIVE or DORMANT account the customer used again is active again (docs/adr/0109).
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", d.refused_detail AS "refusalDetails", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement
 
 -- cas_ledger_settle_hold

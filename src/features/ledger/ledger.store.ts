@@ -26,6 +26,7 @@ import {
   eventInsert,
 } from '../../db/sql/write-effects.js';
 import { transactionListSql } from './transaction-list.sql.js';
+import { DEFAULT_TIME_ZONE } from '../../config/clock.js';
 
 /** An externalId is unique per environment and kind (migration 20261204010000_transaction_filters). */
 const EXTERNAL_ID_UNIQUE_INDEX = 'ledger_entries_external_id_key';
@@ -71,6 +72,66 @@ interface LegsSource {
    * sets the account's last_activity_at and makes an INACTIVE or DORMANT account active again.
    */
   activity: string;
+  /**
+   * Whether a client's legs answer to their account's product (docs/adr/0114): its minimum balance, withdrawal
+   * limits and opening deposit, on the environment's business date in the time zone of parameter $15. A leg of an
+   * account on a product, when `byClient` holds, carries the product's row (`k.product`); false (a reversal, a
+   * correction): the statement has none of the product's parts.
+   */
+  productRules: boolean;
+}
+
+/**
+ * A product's rules on a client's legs (docs/adr/0114), as parts of the posting statement. `locked` reads the product
+ * row of an account that has one and the environment's business date (lazy: an account without a product, or the
+ * bank's own posting, reads nothing more), and `checked` refuses on them after the ledger's own rules, so
+ * INSUFFICIENT_FUNDS keeps its meaning:
+ * - MINIMUM_BALANCE: a debit (or a debit hold) that would leave the available balance (amount - pending_debits)
+ *   below the product's minimum_balance; the overdraft limit never lowers it.
+ * - WITHDRAWAL_LIMIT_DAILY_TOTAL / _PER_MONTH: a debit (a withdrawal) that would take the account's client debits of
+ *   the business date over daily_withdrawal_total, or their count in the business month over withdrawals_per_month.
+ *   The counts are the account's own columns (withdrawal_day…, migration 20261218000000), moved by `moved` on the
+ *   row `locked` holds: a second debit waits for the first's commit and reads its counts (READ COMMITTED re-reads a
+ *   locked row's newest version), so concurrent debits never pass a limit together. A count of another day or month
+ *   reads as 0.
+ * - MINIMUM_OPENING_DEPOSIT: the account's first posting (entry_count 0: the opening window lasts until it) is a credit
+ *   below the product's minimum_opening_deposit, or a debit (an overdraft before any deposit).
+ * The refusal's values (`refused_detail`) come from the refused leg's own locked row.
+ */
+function productRuleSql(byClient: string) {
+  const dayUsed = 'coalesce(CASE WHEN k.withdrawal_day = k.business_date THEN k.withdrawal_day_total END, 0)';
+  const month = "date_trunc('month', k.business_date)::date";
+  const monthUsed = `coalesce(CASE WHEN k.withdrawal_month = ${month} THEN k.withdrawal_month_count END, 0)`;
+  // Every client debit of an account on a product is a withdrawal: a hold when it is made, a transfer out.
+  const counts = "l.type = 'DEBIT' AND k.business_date IS NOT NULL";
+  return {
+    locked: `, a.entry_count, a.withdrawal_day, a.withdrawal_day_total, a.withdrawal_month, a.withdrawal_month_count,
+              CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN
+                (SELECT p FROM products p WHERE p.environment = a.environment AND p.code = a.product_code) END AS product,
+              CASE WHEN a.product_code IS NOT NULL AND ${byClient} THEN (env_now($1::varchar) AT TIME ZONE $15::text)::date END AS business_date`,
+    checks: `
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < (k.product).minimum_balance THEN 'MINIMUM_BALANCE'
+         WHEN l.type = 'DEBIT' AND ${dayUsed} + l.amount > (k.product).daily_withdrawal_total THEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+         WHEN l.type = 'DEBIT' AND ${monthUsed} + 1 > (k.product).withdrawals_per_month THEN 'WITHDRAWAL_LIMIT_PER_MONTH'
+         WHEN k.entry_count = 0 AND (l.type = 'DEBIT' OR l.amount < (k.product).minimum_opening_deposit)
+              AND (k.product).minimum_opening_deposit IS NOT NULL THEN 'MINIMUM_OPENING_DEPOSIT'`,
+    checkedColumns: `, k.product, k.amount - k.pending_debits AS available, ${dayUsed} AS day_used, ${monthUsed} AS month_used`,
+    detail: `CASE c.refusal
+         WHEN 'MINIMUM_BALANCE' THEN jsonb_build_object('minimumBalance', trim_scale((c.product).minimum_balance)::text,
+                                                        'available', trim_scale(c.available)::text)
+         WHEN 'WITHDRAWAL_LIMIT_DAILY_TOTAL' THEN jsonb_build_object('limit', trim_scale((c.product).daily_withdrawal_total)::text,
+                                                                     'used', trim_scale(c.day_used)::text)
+         WHEN 'WITHDRAWAL_LIMIT_PER_MONTH' THEN jsonb_build_object('limit', (c.product).withdrawals_per_month::text,
+                                                                   'used', c.month_used::text)
+         WHEN 'MINIMUM_OPENING_DEPOSIT' THEN jsonb_build_object('minimumOpeningDeposit',
+                                                                trim_scale((c.product).minimum_opening_deposit)::text)
+       END`,
+    moved: `,
+         withdrawal_day = CASE WHEN ${counts} THEN k.business_date ELSE a.withdrawal_day END,
+         withdrawal_day_total = CASE WHEN ${counts} THEN ${dayUsed} + l.amount ELSE a.withdrawal_day_total END,
+         withdrawal_month = CASE WHEN ${counts} THEN ${month} ELSE a.withdrawal_month END,
+         withdrawal_month_count = CASE WHEN ${counts} THEN ${monthUsed} + 1 ELSE a.withdrawal_month_count END`,
+  };
 }
 
 /**
@@ -115,11 +176,12 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
     limitsAt === undefined
       ? undefined
       : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
+  const product = legs.productRules ? productRuleSql(legs.byClient) : undefined;
   return `WITH ${legs.ctes},
      locked AS MATERIALIZED (
-       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status FROM accounts a
+       SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags, a.closed_at, a.activity_status${product ? product.locked : ''} FROM accounts a
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
-       ORDER BY a.id FOR NO KEY UPDATE
+       ORDER BY a.id FOR NO KEY UPDATE${product ? ' OF a' : ''}
      ),
      -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
      posting AS MATERIALIZED (
@@ -137,14 +199,19 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
          WHEN l.type = 'DEBIT' AND k.activity_status = 'DORMANT' AND ${legs.byClient} THEN 'ACCOUNT_DORMANT'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
-         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'
-       END AS refusal
+         WHEN l.type = 'DEBIT' AND k.amount - k.pending_debits - l.amount < -k.overdraft_limit THEN 'INSUFFICIENT_FUNDS'${product ? product.checks : ''}
+       END AS refusal${product ? product.checkedColumns : ''}
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
      ${limits ? `${limits.ctes},` : ''}
      decision AS MATERIALIZED (
        SELECT coalesce(${legs.precondition}, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)${limits ? `, ${limits.refusal}` : ''}) AS refusal,
-              (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
+              (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_account,${
+                product
+                  ? `
+              (SELECT ${product.detail} FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,`
+                  : ''
+              }
               (SELECT count(*) FROM legs) AS legs
      ),
      ${withKey ? `${claimQueries(auditAt + 9, '(SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)')},` : ''}
@@ -154,7 +221,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
          amount = a.amount + CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
          pending_debits = a.pending_debits + CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
          pending_credits = a.pending_credits + CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END,
-         entry_count = a.entry_count + 1${
+         entry_count = a.entry_count + 1${product ? product.moved : ''}${
            legs.activity === 'false'
              ? ''
              : `,
@@ -207,7 +274,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      woken AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
        SELECT $1::varchar, 'account.reactivated', 'account', m.id, m.woken, ARRAY['status'] FROM moved m WHERE m.woken IS NOT NULL)`
      }
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency",${product ? ' d.refused_detail AS "refusalDetails",' : ''} e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
 }
 
@@ -217,7 +284,8 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
  * client's externalId, $13 its metadata (both NULL when not given), $14 whether a client asked for it through the
  * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement). A client's
  * transaction is its account's activity; of a client's transfer ($3 set), only the debited side is (an incoming
- * transfer is not the receiving customer's act: docs/adr/0109).
+ * transfer is not the receiving customer's act: docs/adr/0109), $15 the environment's time zone (its business date
+ * counts a product's withdrawal limits, docs/adr/0114).
  */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
@@ -228,6 +296,7 @@ const REQUESTED_LEGS: LegsSource = {
   precondition: 'NULL::text',
   byClient: '$14::boolean',
   activity: "($14::boolean AND l.account_id IS NOT NULL AND ($3::uuid IS NULL OR l.type = 'DEBIT'))",
+  productRules: true,
 };
 
 /**
@@ -261,6 +330,8 @@ const REVERSING_LEGS: LegsSource = {
   // A client's correction: refused on a DORMANT account's debit side, and not the customer's activity.
   byClient: 'true',
   activity: 'false',
+  // A correction undoes what was posted: no product's rule refuses it (docs/adr/0114).
+  productRules: false,
 };
 
 /**
@@ -344,12 +415,12 @@ function settleSql(withKey: boolean, limited: boolean): string {
 }
 
 const SQL = {
-  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 15, false)),
-  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 15, true)),
+  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 16, false)),
+  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 16, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 19, false, 15)),
-  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 19, true, 15)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 20, false, 16)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 20, true, 16)),
   settle: statement('ledger_settle_hold', settleSql(false, false)),
   settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
   settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
@@ -406,6 +477,8 @@ type WriteRow = {
   refusal: LedgerRefusal | null;
   refusedAccountId: string | null;
   postingCurrency?: string | null;
+  /** A product's refusal's values (docs/adr/0114), e.g. {minimumBalance, available}; null or absent for the others. */
+  refusalDetails?: Record<string, string> | null;
 } & Partial<TransactionRow>;
 
 /** The ledger on PostgreSQL, through Prisma Client. */
@@ -440,6 +513,7 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.externalId,
       posting.metadata === null ? null : jsonParameter(posting.metadata),
       posting.customerInitiated ?? false,
+      posting.timeZone ?? DEFAULT_TIME_ZONE,
     ];
     try {
       if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values, db);
@@ -552,6 +626,7 @@ export class PrismaLedgerStore implements LedgerStore {
         refusal: first!.refusal,
         accountId: first!.refusedAccountId,
         currency: first!.postingCurrency ?? null,
+        details: first!.refusalDetails ?? null,
       };
     const transactions = rows
       .filter((row) => row.transactionId !== null && row.transactionId !== undefined)

@@ -38,6 +38,11 @@ export interface NewPosting {
    * a closing disbursement), which neither counts as activity nor is refused on a dormant account.
    */
   customerInitiated?: boolean;
+  /**
+   * The environment's IANA time zone: its business date (by the environment's clock) is the day a product's withdrawal
+   * limits count (docs/adr/0114). Absent: America/New_York, the default of ENVIRONMENT_TIME_ZONES.
+   */
+  timeZone?: string;
 }
 
 /** What the transaction list matches (src/features/ledger/ledger.schemas.ts), amounts as exact decimal text. */
@@ -91,12 +96,27 @@ export type LedgerRefusal =
   /** Over the caller's maximum per posting, or its daily total in the currency. */
   | 'TOKEN_LIMIT_EXCEEDED'
   /** A balance it moves (an account's, or the settlement account's) would leave the range its column can hold. */
-  | 'BALANCE_OUT_OF_RANGE';
+  | 'BALANCE_OUT_OF_RANGE'
+  /** A client's debit would leave the available balance below the account's product's minimum (docs/adr/0114). */
+  | 'MINIMUM_BALANCE'
+  /** A client's debit would take the account's debits of the business date over its product's dailyWithdrawalTotal. */
+  | 'WITHDRAWAL_LIMIT_DAILY_TOTAL'
+  /** A client's debit would be one more than its product's withdrawalsPerMonth in the business month. */
+  | 'WITHDRAWAL_LIMIT_PER_MONTH'
+  /** A client's first posting of an account on a product is not a credit of at least its minimumOpeningDeposit. */
+  | 'MINIMUM_OPENING_DEPOSIT';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }
   | { outcome: 'key-taken' }
-  | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null; currency?: string | null };
+  | {
+      outcome: 'refused';
+      refusal: LedgerRefusal;
+      accountId: string | null;
+      currency?: string | null;
+      /** A product's refusal's values as exact decimal text (docs/adr/0114), e.g. {minimumBalance, available}. */
+      details?: Readonly<Record<string, string>> | null;
+    };
 
 export type HoldSettlement = { action: 'post'; amount: string | null; limits: LimitCheck | null } | { action: 'void' };
 

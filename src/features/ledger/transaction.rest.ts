@@ -7,7 +7,10 @@ import {
   holdExpired,
   referencedAccountNotFound,
   reversalNotReversible,
+  minimumBalance,
+  minimumOpeningDeposit,
   tokenLimitExceeded,
+  withdrawalLimitExceeded,
   transactionAlreadyReversed,
   transactionNotFound,
   transactionNotPending,
@@ -68,6 +71,24 @@ const externalIdFailure = (kind: 'transaction' | 'transfer') =>
     `Another ${kind} of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).`,
     externalIdTaken(kind),
   );
+/** An account's product's rules on a client's posting (docs/products.md, docs/adr/0114); nothing is written. */
+const productRefusals = [
+  failure(
+    'MINIMUM_BALANCE',
+    "A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).",
+    minimumBalance('500', '520'),
+  ),
+  failure(
+    'WITHDRAWAL_LIMIT_EXCEEDED',
+    "A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.",
+    withdrawalLimitExceeded('WITHDRAWALS_PER_MONTH', '6', '6'),
+  ),
+  failure(
+    'MINIMUM_OPENING_DEPOSIT',
+    "The first posting of an account on a product is a credit below its product's `minimumOpeningDeposit`, or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`).",
+    minimumOpeningDeposit('100'),
+  ),
+];
 const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({
   status,
   description,
@@ -95,7 +116,13 @@ export const TRANSACTIONS_ROUTES = [
       example: EXAMPLE_POST_TRANSACTION,
     },
     success: answersTransaction('Posted (or held).', 201),
-    failures: [accountNotFoundFailure, ...postingRefusals, tokenLimitFailure, externalIdFailure('transaction')],
+    failures: [
+      accountNotFoundFailure,
+      ...postingRefusals,
+      ...productRefusals,
+      tokenLimitFailure,
+      externalIdFailure('transaction'),
+    ],
   },
   {
     operationId: 'listTransactions',
@@ -231,6 +258,7 @@ export const TRANSACTIONS_ROUTES = [
       ),
       failure('CURRENCY_MISMATCH', 'The two accounts hold different currencies.', currencyMismatch()),
       ...postingRefusals,
+      ...productRefusals,
       tokenLimitFailure,
       externalIdFailure('transfer'),
     ],

@@ -1403,7 +1403,11 @@ export type Mutation = {
    * decimals than the currency has), INSUFFICIENT_FUNDS (the debit would take the available balance below
    * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
    * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
-   * (another transaction of the environment has the `externalId`); nothing is posted then. In an environment that
+   * (another transaction of the environment has the `externalId`), MINIMUM_BALANCE (the debit would take the available
+   * balance of an account on a product below its `minimumBalance`; `extensions.details` give the values),
+   * WITHDRAWAL_LIMIT_EXCEEDED (the debit would pass its product's `limits`: the business date's total or the business
+   * month's count), MINIMUM_OPENING_DEPOSIT (the first posting of an account on a product is a credit below its
+   * `minimumOpeningDeposit`, or a debit); nothing is posted then. In an environment that
    * requires verified customers, also VERIFICATION_REQUIRED (a customer of the account is not VERIFIED). A DEBIT of a
    * DORMANT account: ACCOUNT_DORMANT. A posting is its account's customer activity: an INACTIVE or DORMANT account
    * is OPEN again (docs/dormancy-and-escheatment.md).
@@ -1503,7 +1507,10 @@ export type Mutation = {
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
    * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
-   * the environment has the `externalId`), ACCOUNT_DORMANT (the sending account is DORMANT); nothing moves then. The
+   * the environment has the `externalId`), ACCOUNT_DORMANT (the sending account is DORMANT), MINIMUM_BALANCE (the
+   * sending account's product's minimum balance, as for `postTransaction`), WITHDRAWAL_LIMIT_EXCEEDED (its product's
+   * `limits`), MINIMUM_OPENING_DEPOSIT (the receiving account's first posting, below its product's
+   * `minimumOpeningDeposit`); nothing moves then. The
    * sending side is its account's customer activity, the receiving side is not. In an environment that requires verified customers,
    * also VERIFICATION_REQUIRED (a customer of either account is not VERIFIED).
    */

@@ -160,6 +160,11 @@ describe("the end of day's due look-ups", () => {
       'entry_count',
       'version',
       'last_activity_at',
+      // An account on a product's withdrawal counts (docs/adr/0114).
+      'withdrawal_day',
+      'withdrawal_day_total',
+      'withdrawal_month',
+      'withdrawal_month_count',
     ];
     const { rows } = await database.pool.query<{ index: string; definition: string }>(
       `SELECT c.relname AS index, pg_get_indexdef(i.indexrelid) AS definition

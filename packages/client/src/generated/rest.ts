@@ -1578,10 +1578,12 @@ export interface components {
         ErrorDetail: {
             /** @description The request field the problem is about (dotted path), when there is one. */
             field?: string;
-            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL. */
+            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL; for the refusals of a product (with a `value`), MINIMUM_BALANCE, AVAILABLE, DAILY_WITHDRAWAL_TOTAL, WITHDRAWALS_PER_MONTH, USED and MINIMUM_OPENING_DEPOSIT. */
             code: string;
             /** @description How to fix it; never repeats a submitted value. */
             message: string;
+            /** @description The amount or count the detail is about, as an exact decimal string: a product's minimum or limit, or what the account has or used (a product's refusals, docs/products.md). */
+            value?: string;
         };
         /** @description Why the request failed. */
         Error: {
@@ -3774,6 +3776,8 @@ export interface components {
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
+         *     - `MINIMUM_BALANCE`: A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).
+         *     - `WITHDRAWAL_LIMIT_EXCEEDED`: A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.
          *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_createTransfer: {
@@ -3786,7 +3790,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "WITHDRAWAL_LIMIT_EXCEEDED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -3840,6 +3844,8 @@ export interface components {
          *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
          *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
          *     - `VERIFICATION_REQUIRED`: A gated environment (VERIFICATION_REQUIRED): a customer of an account is not VERIFIED (one detail per customer).
+         *     - `MINIMUM_BALANCE`: A debit (or hold) would take the available balance of an account on a product below its product's `minimumBalance` (details: `MINIMUM_BALANCE`, `AVAILABLE`, each with its `value`).
+         *     - `WITHDRAWAL_LIMIT_EXCEEDED`: A debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of the account's debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`.
          *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
          */
         AccountConflict_postTransaction: {
@@ -3852,7 +3858,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "ACCOUNT_CLOSED" | "ACCOUNT_DORMANT" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "VERIFICATION_REQUIRED" | "MINIMUM_BALANCE" | "WITHDRAWAL_LIMIT_EXCEEDED" | "EXTERNAL_ID_TAKEN";
                     };
                 };
             };
@@ -4448,6 +4454,7 @@ export interface components {
          * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
          *     - `ACCOUNT_NOT_FOUND`: fromAccountId or toAccountId names no account of this environment (the detail says which); nothing moves.
          *     - `CURRENCY_MISMATCH`: The two accounts hold different currencies.
+         *     - `MINIMUM_OPENING_DEPOSIT`: The first posting of an account on a product is a credit below its product's `minimumOpeningDeposit`, or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`).
          */
         AccountUnprocessableContent_createTransfer: {
             headers: {
@@ -4459,13 +4466,13 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
+                        code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH" | "MINIMUM_OPENING_DEPOSIT";
                     };
                 };
             };
         };
         /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-        AccountUnprocessableContent_postTransaction: {
+        AccountUnprocessableContent_postHold: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "Cache-Control": components["headers"]["CacheControl"];
@@ -4476,6 +4483,25 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
+         *     - `MINIMUM_OPENING_DEPOSIT`: The first posting of an account on a product is a credit below its product's `minimumOpeningDeposit`, or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`).
+         */
+        AccountUnprocessableContent_postTransaction: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED" | "MINIMUM_OPENING_DEPOSIT";
                     };
                 };
             };
@@ -8043,7 +8069,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_postHold"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
+            422: components["responses"]["AccountUnprocessableContent_postHold"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -8116,7 +8142,7 @@ export interface operations {
             403: components["responses"]["AccountForbidden"];
             404: components["responses"]["AccountNotFound_getTransaction"];
             409: components["responses"]["AccountConflict_voidHold"];
-            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
+            422: components["responses"]["AccountUnprocessableContent_postHold"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -8202,7 +8228,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_reverseTransaction"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
+            422: components["responses"]["AccountUnprocessableContent_postHold"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -9937,7 +9963,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_addAccountNote"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
+            422: components["responses"]["AccountUnprocessableContent_postHold"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
@@ -11022,7 +11048,7 @@ export interface operations {
             409: components["responses"]["AccountConflict_createProduct"];
             413: components["responses"]["AccountPayloadTooLarge"];
             415: components["responses"]["AccountUnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessableContent_postTransaction"];
+            422: components["responses"]["AccountUnprocessableContent_postHold"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
