@@ -55,6 +55,8 @@ export const ERROR_TEXTS: Record<string, string> = {
   PRODUCT_RATE_NOT_ALLOWED:
     "A rate change not after today's business date, for a date with a rate, or of a product without interest.",
   PRODUCT_MISMATCH: "An account's `type` or `currency` is not its product's (a detail each); nothing is created.",
+  INTEREST_NOT_APPLICABLE:
+    "An account's interest asked of an account on no product, or on a product without interest (GraphQL's `Account.interest` is null instead).",
   DOCUMENT_NOT_FOUND:
     'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
   DOCUMENT_TYPE_MISMATCH:

@@ -109,6 +109,8 @@ export const ErrorCodes = [
   'PRODUCT_CODE_TAKEN',
   'PRODUCT_RATE_NOT_ALLOWED',
   'PRODUCT_MISMATCH',
+  // Interest (docs/adr/0113-interest.md).
+  'INTEREST_NOT_APPLICABLE',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -815,4 +817,12 @@ export const productMismatch = (details: ErrorDetail[]) =>
     'unprocessable',
     "The account does not match its product's terms; see details. Nothing was created.",
     details,
+  );
+
+/** An account's interest read for an account on no product, or on a product that pays no interest (docs/adr/0113). */
+export const interestNotApplicable = () =>
+  new DomainError(
+    'INTEREST_NOT_APPLICABLE',
+    'unprocessable',
+    'The account earns no interest: it is on no product, or on a product without interest.',
   );

@@ -3,7 +3,8 @@
 -- cas_ledger_post
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $15::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -72,13 +73,13 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -103,7 +104,7 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $15::uuid, $16::varchar, $17::varchar, $18::varchar, $19::varchar, $20::uuid, $21::varchar, $22::varchar, $23::text[]
+     SELECT $16::uuid, $17::varchar, $18::varchar, $19::varchar, $20::varchar, $21::uuid, $22::varchar, $23::varchar, $24::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
@@ -116,7 +117,8 @@ WITH legs AS (
 -- cas_ledger_post_with_key
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $15::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -150,10 +152,10 @@ WITH legs AS (
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $31::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $32::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $24::varchar, $25::varchar, $26::varchar, $27::varchar, $28::bytea, $29::timestamptz, $30::jsonb
+       SELECT $25::varchar, $26::varchar, $27::varchar, $28::varchar, $29::bytea, $30::timestamptz, $31::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -195,13 +197,13 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -226,7 +228,7 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $15::uuid, $16::varchar, $17::varchar, $18::varchar, $19::varchar, $20::uuid, $21::varchar, $22::varchar, $23::text[]
+     SELECT $16::uuid, $17::varchar, $18::varchar, $19::varchar, $20::varchar, $21::uuid, $22::varchar, $23::varchar, $24::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
@@ -249,7 +251,9 @@ WITH target AS MATERIALIZED (
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
+              -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
+              (SELECT s.purpose FROM ledger_settlement_accounts s WHERE o.is_settlement AND s.id = o.account_id) AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -304,13 +308,13 @@ WITH target AS MATERIALIZED (
        RETURNING a.id, a.amount
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -355,7 +359,9 @@ WITH target AS MATERIALIZED (
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
+              -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
+              (SELECT s.purpose FROM ledger_settlement_accounts s WHERE o.is_settlement AND s.id = o.account_id) AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -420,13 +426,13 @@ WITH target AS MATERIALIZED (
        RETURNING a.id, a.amount
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -461,7 +467,8 @@ WITH target AS MATERIALIZED (
 -- cas_ledger_post_limited
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $15::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -491,13 +498,13 @@ WITH legs AS (
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $17::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $17::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $18::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $18::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
@@ -537,13 +544,13 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -568,10 +575,10 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $19::uuid, $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::uuid, $25::varchar, $26::varchar, $27::text[]
+     SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
@@ -584,7 +591,8 @@ WITH legs AS (
 -- cas_ledger_post_limited_with_key
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $15::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -614,21 +622,21 @@ WITH legs AS (
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $17::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $17::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $18::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $18::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $35::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $36::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $28::varchar, $29::varchar, $30::varchar, $31::varchar, $32::bytea, $33::timestamptz, $34::jsonb
+       SELECT $29::varchar, $30::varchar, $31::varchar, $32::varchar, $33::bytea, $34::timestamptz, $35::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -670,13 +678,13 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -701,10 +709,10 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $15::varchar AND q.day = $16::date AND q.currency = (SELECT p.currency FROM posting p) AND ($18::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $19::uuid, $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::uuid, $25::varchar, $26::varchar, $27::text[]
+     SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),

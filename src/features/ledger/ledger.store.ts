@@ -56,8 +56,9 @@ const TRANSACTION_EVENTS = eventInsert('$1::varchar', '(SELECT * FROM entries WH
 });
 
 /**
- * The columns every legs CTE provides: entry_id, account_id (NULL: settlement), type, amount, currency, reverses,
- * external_id, metadata (the client's, for the customer-account legs only), n.
+ * The columns every legs CTE provides: entry_id, account_id (NULL: an internal account), type, amount, currency, reverses,
+ * external_id, metadata (the client's, for the customer-account legs only), n, purpose (the internal account's: SETTLEMENT
+ * or INTEREST_EXPENSE, docs/adr/0113; NULL on a customer account's leg).
  */
 interface LegsSource {
   /** WITH queries ending in one named `legs`. */
@@ -173,13 +174,13 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
        }
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
        FROM legs l, go, posting p WHERE l.account_id IS NULL
-       ON CONFLICT (environment, currency) DO UPDATE SET
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -215,14 +216,16 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
  * Legs from the request: $7 entry ids, $8 account ids (NULL: settlement), $9 types, $10 amount, $11 the
  * currency the accounts must hold (NULL: the first account's, as locked: no read before the write), $12 the
  * client's externalId, $13 its metadata (both NULL when not given), $14 whether a client asked for it through the
- * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement). A client's
+ * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement), $15 the
+ * internal account the leg without an account books against (SETTLEMENT or INTEREST_EXPENSE). A client's
  * transaction is its account's activity; of a client's transfer ($3 set), only the debited side is (an incoming
  * transfer is not the receiving customer's act: docs/adr/0109).
  */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $15::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      )`,
   precondition: 'NULL::text',
@@ -247,7 +250,9 @@ const REVERSING_LEGS: LegsSource = {
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
+              -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
+              (SELECT s.purpose FROM ledger_settlement_accounts s WHERE o.is_settlement AND s.id = o.account_id) AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -344,12 +349,12 @@ function settleSql(withKey: boolean, limited: boolean): string {
 }
 
 const SQL = {
-  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 15, false)),
-  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 15, true)),
+  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 16, false)),
+  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 16, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 19, false, 15)),
-  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 19, true, 15)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 20, false, 16)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 20, true, 16)),
   settle: statement('ledger_settle_hold', settleSql(false, false)),
   settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
   settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
@@ -440,6 +445,7 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.externalId,
       posting.metadata === null ? null : jsonParameter(posting.metadata),
       posting.customerInitiated ?? false,
+      posting.internalAccount ?? 'SETTLEMENT',
     ];
     try {
       if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values, db);

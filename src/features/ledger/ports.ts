@@ -4,7 +4,10 @@ import type { EntryType, Transaction } from './transaction.js';
 
 /** What the ledger service needs from storage (src/features/ledger/ledger.store.ts implements it). */
 
-/** One side of a posting. accountId null: the environment's settlement account of the currency. */
+/**
+ * One side of a posting. accountId null: one of the environment's internal accounts of the currency, the settlement
+ * account unless the posting names another (NewPosting.internalAccount).
+ */
 export interface PostingLeg {
   entryId: string;
   accountId: string | null;
@@ -38,7 +41,16 @@ export interface NewPosting {
    * a closing disbursement), which neither counts as activity nor is refused on a dormant account.
    */
   customerInitiated?: boolean;
+  /**
+   * Which of the environment's internal accounts of the currency the leg without an account books against: the
+   * settlement account (money entering or leaving the bank; the default) or the interest-expense account (interest
+   * paid, docs/adr/0113). Each is a row of ledger_settlement_accounts, so the balances still sum to zero.
+   */
+  internalAccount?: InternalAccount;
 }
+
+/** The environment's internal accounts, one of each per currency (ledger_settlement_accounts.purpose). */
+export type InternalAccount = 'SETTLEMENT' | 'INTEREST_EXPENSE';
 
 /** What the transaction list matches (src/features/ledger/ledger.schemas.ts), amounts as exact decimal text. */
 export interface TransactionFilter {
