@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventFor } from '../../../src/domain/audit-event.js';
 import { newId } from '../../../src/domain/ids.js';
-import { businessDateOf, endOfDate, endOfDayRequestId } from '../../../src/features/clock/index.js';
+import { businessDateOf, EndOfDayService, endOfDate, endOfDayRequestId } from '../../../src/features/clock/index.js';
+import { InterestService, interestAccrualStep, interestPostingStep } from '../../../src/features/interest/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
@@ -448,5 +449,125 @@ describe('interest at closing', () => {
     const accruals = (await accrualsOf(accountId)).length;
     await dayPasses(environment, start);
     expect(await accrualsOf(accountId)).toHaveLength(accruals);
+  });
+});
+
+/** Moves the environment's clock to the day after `date` (its time of day kept) and runs its due end of day. */
+async function passThrough(environment: string, date: string, since: string, endOfDay = h.services.endOfDay) {
+  const now = await h.services.clock.now(environment);
+  const days = Math.round(
+    (Date.parse(`${nextDay(date)}T00:00:00Z`) - Date.parse(`${await today(environment)}T00:00:00Z`)) / DAY_MS,
+  );
+  const audit = auditEventFor(h.caller(environment), {
+    operation: 'clock.advance',
+    resourceType: 'environment_clock',
+    resourceId: newId(),
+    changedFields: ['now'],
+  });
+  expect((await stores.clock.advance(environment, new Date(now.getTime() + days * DAY_MS), audit)).outcome).toBe(
+    'advanced',
+  );
+  return endOfDay.runDue(environment, { since, waitForOthers: true });
+}
+
+const monthEndFrom = (date: string): string => {
+  let d = date;
+  while (!isMonthEnd(d)) d = nextDay(d);
+  return d;
+};
+
+describe('interest posting, resumed and deferred', () => {
+  it('a posting step that crashes mid-batch resumes on the next run and posts each account once', async () => {
+    const environment = 'interest-crash';
+    const start = await today(environment);
+    await productOn(environment, 'CRASH_SAVINGS', {
+      dayCount: 'ACTUAL_365',
+      compounding: 'DAILY',
+      posting: 'MONTHLY',
+      rates: [{ from: start, tiers: [['0', '0.03']] }],
+    });
+    const accountIds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const accountId = await accountOn(environment, 'CRASH_SAVINGS');
+      await h.services.ledger.postTransaction(h.caller(environment), accountId, {
+        type: 'CREDIT',
+        amount: 1000 * (i + 1),
+      });
+      accountIds.push(accountId);
+    }
+    // A store whose third posting never happens: the process stops there, as if killed mid-step.
+    let postings = 0;
+    const crashing: Stores = {
+      ...stores,
+      interest: new Proxy(stores.interest, {
+        get(target, property, receiver) {
+          if (property === 'postPeriod')
+            return (...args: Parameters<Stores['interest']['postPeriod']>) => {
+              if (++postings === 3) throw new Error('the process stops here');
+              return target.postPeriod(...args);
+            };
+          return Reflect.get(target, property, receiver) as unknown;
+        },
+      }),
+    };
+    const doomedInterest = new InterestService(crashing, h.services.clock);
+    const doomed = new EndOfDayService(stores, h.services.clock, { timeZones: {}, leaseMs: 60_000 }, [
+      interestAccrualStep(doomedInterest),
+      interestPostingStep(doomedInterest),
+    ]);
+    const monthEnd = monthEndFrom(start);
+    const failed = await passThrough(environment, monthEnd, start, doomed);
+    expect(failed.failed).toBe(monthEnd);
+    const { rows: before } = await h.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM interest_postings WHERE environment = $1',
+      [environment],
+    );
+    expect(before[0]!.n).toBe(2);
+    // The next run (the service's own steps) finishes the day: the two left are posted, the two done are not again.
+    const resumed = await h.services.endOfDay.runDue(environment, { since: start, waitForOthers: true });
+    expect(resumed.failed).toBeNull();
+    for (const accountId of accountIds) {
+      const posted = await postingsOf(accountId);
+      expect(posted.map((p) => p.periodEnd)).toEqual([monthEnd]);
+      const accrued = (await accrualsOf(accountId)).reduce((sum, day) => sum + fixed(day.accrual), 0n);
+      expect(fixed(posted[0]!.posted)).toBe(halfEven(accrued, 2));
+    }
+    const { rows: credits } = await h.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ledger_entries WHERE environment = $1 AND description LIKE 'Interest to %' AND NOT is_settlement",
+      [environment],
+    );
+    expect(credits[0]!.n).toBe(4);
+    expect(await ledgerViolations(h.pool)).toEqual([]);
+  });
+
+  it('a frozen account is not credited at its period end: all of it is carried, and posted at the next one', async () => {
+    const environment = 'interest-frozen';
+    const start = await today(environment);
+    await productOn(environment, 'FROZEN_SAVINGS', {
+      dayCount: 'ACTUAL_365',
+      compounding: 'MONTHLY',
+      posting: 'MONTHLY',
+      rates: [{ from: start, tiers: [['0', '0.04']] }],
+    });
+    const accountId = await accountOn(environment, 'FROZEN_SAVINGS');
+    const caller = h.caller(environment);
+    await h.services.ledger.postTransaction(caller, accountId, { type: 'CREDIT', amount: 7300 });
+    await h.services.accounts.setFlag(caller, accountId, 'FROZEN', { reason: 'Review' });
+    const firstEnd = monthEndFrom(start);
+    expect((await passThrough(environment, firstEnd, start)).failed).toBeNull();
+    const [deferred] = await postingsOf(accountId);
+    const firstAccrued = (await accrualsOf(accountId)).reduce((sum, day) => sum + fixed(day.accrual), 0n);
+    expect(deferred).toEqual({ periodEnd: firstEnd, posted: '0', residue: text(firstAccrued) });
+    expect((await h.services.accounts.get(caller, accountId)).amount).toBe('7300');
+    await h.services.accounts.clearFlag(caller, accountId, 'FROZEN');
+    const secondEnd = monthEndFrom(nextDay(firstEnd));
+    expect((await passThrough(environment, secondEnd, start)).failed).toBeNull();
+    const all = (await accrualsOf(accountId)).reduce((sum, day) => sum + fixed(day.accrual), 0n);
+    const [, paid] = await postingsOf(accountId);
+    expect(paid!.periodEnd).toBe(secondEnd);
+    // Every day earned on 7300 (monthly compounding: nothing was credited), and the two months are posted at once.
+    expect(fixed(paid!.posted)).toBe(halfEven(all, 2));
+    expect(fixed((await h.services.accounts.get(caller, accountId)).amount)).toBe(fixed('7300') + fixed(paid!.posted));
+    expect(await ledgerViolations(h.pool)).toEqual([]);
   });
 });
