@@ -2,14 +2,26 @@
 -- to 12 decimal places (never rounded to the currency); each posting period's end is a row of interest_postings, keyed
 -- by (account, period end) so that a rerun never posts twice, with the amount posted (rounded half-even to the
 -- currency's minor unit) and the residue carried into the next period. The interest is paid from the environment's
--- interest-expense account of the currency: a row of ledger_settlement_accounts with purpose INTEREST_EXPENSE, beside
--- the settlement account (purpose SETTLEMENT), so that per environment and currency every balance still sums to zero.
+-- interest-expense account of the currency, a row of ledger_internal_accounts: an internal account like the settlement
+-- account (ledger_settlement_accounts, left as it is: the previous release keeps upserting it by environment and
+-- currency, docs/adr/0044), so that per environment and currency every balance, both internal ones included, still
+-- sums to zero.
 
-ALTER TABLE "ledger_settlement_accounts" ADD COLUMN "purpose" VARCHAR(16) NOT NULL DEFAULT 'SETTLEMENT',
-    ADD CONSTRAINT "ledger_settlement_accounts_purpose_check" CHECK ("purpose" IN ('SETTLEMENT', 'INTEREST_EXPENSE'));
-DROP INDEX "ledger_settlement_accounts_environment_currency_key";
-CREATE UNIQUE INDEX "ledger_settlement_accounts_environment_currency_purpose_key"
-    ON "ledger_settlement_accounts" ("environment", "currency", "purpose");
+CREATE TABLE "ledger_internal_accounts" (
+    "id" UUID NOT NULL DEFAULT gen_random_uuid(),
+    "environment" VARCHAR(64) NOT NULL,
+    "currency" CHAR(3) NOT NULL,
+    "purpose" VARCHAR(16) NOT NULL,
+    "amount" DECIMAL(24,6) NOT NULL DEFAULT 0,
+    "pending_debits" DECIMAL(24,6) NOT NULL DEFAULT 0,
+    "pending_credits" DECIMAL(24,6) NOT NULL DEFAULT 0,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "ledger_internal_accounts_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "ledger_internal_accounts_purpose_check" CHECK ("purpose" IN ('INTEREST_EXPENSE'))
+);
+CREATE UNIQUE INDEX "ledger_internal_accounts_environment_currency_purpose_key"
+    ON "ledger_internal_accounts" ("environment", "currency", "purpose");
 
 CREATE TABLE "interest_accruals" (
     "account_id" UUID NOT NULL,

@@ -73,12 +73,24 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -88,13 +100,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -197,12 +210,24 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -212,13 +237,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -253,7 +279,8 @@ WITH target AS MATERIALIZED (
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
               o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
               -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
-              (SELECT s.purpose FROM ledger_settlement_accounts s WHERE o.is_settlement AND s.id = o.account_id) AS purpose
+              CASE WHEN o.is_settlement THEN coalesce((SELECT s.purpose FROM ledger_internal_accounts s WHERE s.id = o.account_id),
+                                                     'SETTLEMENT') END AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -308,12 +335,24 @@ WITH target AS MATERIALIZED (
        RETURNING a.id, a.amount
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -323,13 +362,14 @@ WITH target AS MATERIALIZED (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -361,7 +401,8 @@ WITH target AS MATERIALIZED (
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
               o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
               -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
-              (SELECT s.purpose FROM ledger_settlement_accounts s WHERE o.is_settlement AND s.id = o.account_id) AS purpose
+              CASE WHEN o.is_settlement THEN coalesce((SELECT s.purpose FROM ledger_internal_accounts s WHERE s.id = o.account_id),
+                                                     'SETTLEMENT') END AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -426,12 +467,24 @@ WITH target AS MATERIALIZED (
        RETURNING a.id, a.amount
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -441,13 +494,14 @@ WITH target AS MATERIALIZED (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -544,12 +598,24 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -559,13 +625,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -678,12 +745,24 @@ WITH legs AS (
   a.product_code AS "productCode") w) END AS woken
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -693,13 +772,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",

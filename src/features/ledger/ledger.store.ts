@@ -57,8 +57,9 @@ const TRANSACTION_EVENTS = eventInsert('$1::varchar', '(SELECT * FROM entries WH
 
 /**
  * The columns every legs CTE provides: entry_id, account_id (NULL: an internal account), type, amount, currency, reverses,
- * external_id, metadata (the client's, for the customer-account legs only), n, purpose (the internal account's: SETTLEMENT
- * or INTEREST_EXPENSE, docs/adr/0113; NULL on a customer account's leg).
+ * external_id, metadata (the client's, for the customer-account legs only), n, purpose (the internal account's: SETTLEMENT,
+ * in ledger_settlement_accounts, or INTEREST_EXPENSE, in ledger_internal_accounts, docs/adr/0113; NULL on a customer
+ * account's leg).
  */
 interface LegsSource {
   /** WITH queries ending in one named `legs`. */
@@ -104,6 +105,11 @@ function limitSql(at: number, currency: string, amount: string) {
      )`,
   };
 }
+
+/** What a posting's leg without an account (`l`) adds to its internal account's balance and pending totals ($5: a hold). */
+const INTERNAL_LEG_AMOUNTS = `CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END`;
 
 /**
  * The posting statement around `legs`. Parameters: $1 environment, $2 posting id, $3 transfer id,
@@ -174,12 +180,20 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
        }
      ),
      settled AS (
-       INSERT INTO ledger_settlement_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency, l.purpose,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
-              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
-              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, ${INTERNAL_LEG_AMOUNTS}
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
+       ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, ${INTERNAL_LEG_AMOUNTS}
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
        ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -189,13 +203,14 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
      ${limits ? `${limits.counted},` : ''}
@@ -252,7 +267,8 @@ const REVERSING_LEGS: LegsSource = {
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
               o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
               -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
-              (SELECT s.purpose FROM ledger_settlement_accounts s WHERE o.is_settlement AND s.id = o.account_id) AS purpose
+              CASE WHEN o.is_settlement THEN coalesce((SELECT s.purpose FROM ledger_internal_accounts s WHERE s.id = o.account_id),
+                                                     'SETTLEMENT') END AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (

@@ -44,12 +44,12 @@ export interface NewPosting {
   /**
    * Which of the environment's internal accounts of the currency the leg without an account books against: the
    * settlement account (money entering or leaving the bank; the default) or the interest-expense account (interest
-   * paid, docs/adr/0113). Each is a row of ledger_settlement_accounts, so the balances still sum to zero.
+   * paid, docs/adr/0113: a row of ledger_internal_accounts). Both are the bank's side, so the balances still sum to zero.
    */
   internalAccount?: InternalAccount;
 }
 
-/** The environment's internal accounts, one of each per currency (ledger_settlement_accounts.purpose). */
+/** The environment's internal accounts, one of each per currency (the settlement account; ledger_internal_accounts.purpose). */
 export type InternalAccount = 'SETTLEMENT' | 'INTEREST_EXPENSE';
 
 /** What the transaction list matches (src/features/ledger/ledger.schemas.ts), amounts as exact decimal text. */

@@ -321,7 +321,7 @@ describe('interest accrual and posting, day by day, against the formulas', () =>
     // Every posting is balanced and per currency the balances (the interest-expense account's included) sum to zero.
     expect(await ledgerViolations(h.pool)).toEqual([]);
     const { rows: expense } = await h.pool.query<{ amount: string }>(
-      "SELECT trim_scale(amount)::text AS amount FROM ledger_settlement_accounts WHERE environment = $1 AND purpose = 'INTEREST_EXPENSE'",
+      "SELECT trim_scale(amount)::text AS amount FROM ledger_internal_accounts WHERE environment = $1 AND purpose = 'INTEREST_EXPENSE'",
       [environment],
     );
     const paid = (
@@ -396,6 +396,23 @@ describe('interest, exactly once', () => {
       [environment],
     );
     expect(rows[0]!.n).toBe(1);
+    expect(await ledgerViolations(h.pool)).toEqual([]);
+    // A reversal of the credit books back against the interest-expense account, not the settlement account.
+    const internal = async () =>
+      (
+        await h.pool.query<{ expense: string | null; settlement: string | null }>(
+          `SELECT (SELECT trim_scale(amount)::text FROM ledger_internal_accounts WHERE environment = $1) AS expense,
+                  (SELECT trim_scale(amount)::text FROM ledger_settlement_accounts WHERE environment = $1) AS settlement`,
+          [environment],
+        )
+      ).rows[0]!;
+    expect(await internal()).toEqual({ expense: '-13.7', settlement: '-100000' });
+    const { rows: credit } = await h.pool.query<{ id: string }>(
+      'SELECT transaction_id AS id FROM interest_postings WHERE account_id = $1',
+      [accountId],
+    );
+    await h.services.ledger.reverse(h.caller(environment), accountId, credit[0]!.id, {});
+    expect(await internal()).toEqual({ expense: '0', settlement: '-100000' });
     expect(await ledgerViolations(h.pool)).toEqual([]);
   });
 });
