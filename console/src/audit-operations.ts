@@ -66,4 +66,6 @@ export const AUDIT_OPERATIONS = [
   'clock.advance',
   'product.create',
   'product.rate.change',
+  'account.interest.accrue',
+  'account.interest.post',
 ] as const;

@@ -61,6 +61,8 @@ export const ERROR_TEXTS: Record<string, string> = {
     "A client's debit (or debit hold) of an account on a product would pass its product's `limits`: the business date's total of its debits (detail `DAILY_WITHDRAWAL_TOTAL`) or their count in the business month (`WITHDRAWALS_PER_MONTH`), with the limit's `value` and `USED`; nothing is posted.",
   MINIMUM_OPENING_DEPOSIT:
     "The first posting of an account on a product, by a client, is a credit below the product's `minimumOpeningDeposit` or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`); nothing is posted.",
+  INTEREST_NOT_APPLICABLE:
+    "An account's interest asked of an account on no product, or on a product without interest (GraphQL's `Account.interest` is null instead).",
   DOCUMENT_NOT_FOUND:
     'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
   DOCUMENT_TYPE_MISMATCH:

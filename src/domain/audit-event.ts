@@ -85,6 +85,10 @@ export const AUDIT_OPERATIONS = [
   // Deposit products (docs/adr/0112), resourceType product, resourceId the product: defined, a rate scheduled.
   'product.create',
   'product.rate.change',
+  // Interest (docs/adr/0113), principal system:end-of-day: a day's accrual (resourceType account, resourceId the
+  // account), a period's posting (resourceType transaction, resourceId the account's credit).
+  'account.interest.accrue',
+  'account.interest.post',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 

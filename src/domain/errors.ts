@@ -113,6 +113,8 @@ export const ErrorCodes = [
   'MINIMUM_BALANCE',
   'WITHDRAWAL_LIMIT_EXCEEDED',
   'MINIMUM_OPENING_DEPOSIT',
+  // Interest (docs/adr/0113-interest.md).
+  'INTEREST_NOT_APPLICABLE',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -890,4 +892,12 @@ export const minimumOpeningDeposit = (minimum: string) =>
         message: "The product's minimum opening deposit.",
       },
     ],
+  );
+
+/** An account's interest read for an account on no product, or on a product that pays no interest (docs/adr/0113). */
+export const interestNotApplicable = () =>
+  new DomainError(
+    'INTEREST_NOT_APPLICABLE',
+    'unprocessable',
+    'The account earns no interest: it is on no product, or on a product without interest.',
   );

@@ -12,6 +12,7 @@ import type { LedgerStore } from './ledger/index.js';
 import type { LinkReadModel } from './links/index.js';
 import type { LifecycleStore } from './lifecycle/index.js';
 import type { DormancyStore } from './dormancy/index.js';
+import type { InterestStore } from './interest/index.js';
 import type { NoteStore } from './notes/index.js';
 import type { ProductStore } from './products/index.js';
 import type { TimelineStore } from './timeline/index.js';
@@ -60,6 +61,8 @@ export interface Stores {
   lifecycle: LifecycleStore;
   /** Dormancy and escheatment (docs/adr/0109). */
   dormancy: DormancyStore;
+  /** Interest accruals and postings (docs/adr/0113). */
+  interest: InterestStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

@@ -23,6 +23,7 @@ import { NoteService } from './notes/index.js';
 import { ProductService } from './products/index.js';
 import { TimelineService } from './timeline/index.js';
 import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
+import { InterestService, interestAccrualStep, interestPostingStep } from './interest/index.js';
 import {
   DEFAULT_DORMANCY_SETTINGS,
   DormancyService,
@@ -55,6 +56,8 @@ export interface DomainServices {
   lifecycle: LifecycleService;
   /** Dormancy, reactivation and escheatment (docs/adr/0109). */
   dormancy: DormancyService;
+  /** Interest on deposit products: accrual, posting, an account's interest (docs/adr/0113). */
+  interest: InterestService;
   ledger: LedgerService;
   history: HistoryService;
   events: EventService;
@@ -153,13 +156,27 @@ export function createDomainServices(deps: {
     deps.dormancy ?? DEFAULT_DORMANCY_SETTINGS,
     (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
   );
-  // The end of day's steps, in order (docs/adr/0102): products add theirs here. Dormancy runs after the day's other
-  // steps, then the escheatment notices (which read the activity the dormancy step left).
+  const interest = new InterestService(
+    deps.stores,
+    time,
+    (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
+  );
+  // The end of day's steps, in order (docs/adr/0102). Interest accrues after the day's holds and flags are settled (a
+  // hold voided is no part of a balance anyway: interest is on the posted balance), and posts after the accrual of the
+  // period's last day. Dormancy runs after the day's other steps (an interest credit is not the customer's activity),
+  // then the escheatment notices (which read the activity the dormancy step left).
   const endOfDay = new EndOfDayService(
     deps.stores,
     time,
     { timeZones: clockOptions.timeZones, leaseMs: clockOptions.endOfDayLeaseMs },
-    [holdExpiryStep(ledger), flagExpiryStep(accounts), dormancyStep(dormancy), escheatmentNoticeStep(dormancy)],
+    [
+      holdExpiryStep(ledger),
+      flagExpiryStep(accounts),
+      interestAccrualStep(interest),
+      interestPostingStep(interest),
+      dormancyStep(dormancy),
+      escheatmentNoticeStep(dormancy),
+    ],
     clockOptions.onEndOfDayFailure,
   );
   const customers = new CustomerService(deps.stores, deps.protector, creation);
@@ -185,11 +202,15 @@ export function createDomainServices(deps: {
     lifecycle: new LifecycleService(
       deps.stores,
       time,
-      { reopenWindowDays: deps.reopenWindowDays ?? DEFAULT_REOPEN_WINDOW_DAYS },
+      {
+        reopenWindowDays: deps.reopenWindowDays ?? DEFAULT_REOPEN_WINDOW_DAYS,
+        timeZoneOf: (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
+      },
       (environment, read) => customers.withProfiles(environment, read),
       gates,
     ),
     dormancy,
+    interest,
     history: new HistoryService(deps.stores, time, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),

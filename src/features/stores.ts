@@ -18,6 +18,7 @@ import { PrismaLedgerStore } from './ledger/index.js';
 import { PrismaLinkReadModel } from './links/index.js';
 import { PrismaLifecycleStore } from './lifecycle/index.js';
 import { PrismaDormancyStore } from './dormancy/index.js';
+import { PrismaInterestStore } from './interest/index.js';
 import { PrismaNoteStore } from './notes/index.js';
 import { PrismaProductStore } from './products/index.js';
 import { PrismaTimelineStore } from './timeline/index.js';
@@ -36,6 +37,7 @@ export interface StoreOptions {
 export function createStores(prisma: PrismaClient, options: StoreOptions = {}): Stores {
   const businesses = withTranslatedErrors(new PrismaBusinessStore(prisma, options.idempotencyWaitMs));
   const ledger = new PrismaLedgerStore(prisma, options.idempotencyWaitMs);
+  const interest = new PrismaInterestStore(prisma, ledger);
   return {
     customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
     businesses,
@@ -51,9 +53,12 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     products: withTranslatedErrors(new PrismaProductStore(prisma, options.idempotencyWaitMs)),
     timeline: withTranslatedErrors(new PrismaTimelineStore(prisma)),
     ledger: withTranslatedErrors(ledger),
-    // A closing disbursement is the ledger's own posting statement, in the lifecycle store's transaction.
-    lifecycle: withTranslatedErrors(new PrismaLifecycleStore(prisma, ledger)),
+    // A closing disbursement is the ledger's own posting statement, and its interest the interest store's posting, in
+    // the lifecycle store's transaction.
+    lifecycle: withTranslatedErrors(new PrismaLifecycleStore(prisma, ledger, interest)),
     dormancy: withTranslatedErrors(new PrismaDormancyStore(prisma)),
+    // An interest posting is the ledger's own posting statement, in the interest store's transaction.
+    interest: withTranslatedErrors(interest),
     history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),

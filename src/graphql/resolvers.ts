@@ -7,6 +7,7 @@ import { verificationResolvers } from '../features/verification/index.js';
 import { customerResolvers } from '../features/customers/index.js';
 import { eventResolvers, subscriptionResolvers } from '../features/events/index.js';
 import { historyResolvers } from '../features/history/index.js';
+import { interestResolvers } from '../features/interest/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
 import { productResolvers } from '../features/products/index.js';
@@ -70,6 +71,7 @@ export const resolverMaps = [
   accountNumberResolvers,
   lifecycleResolvers,
   dormancyResolvers,
+  interestResolvers,
   clockResolvers,
   webhookResolvers,
   subscriptionResolvers,

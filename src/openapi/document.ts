@@ -1066,6 +1066,16 @@ function successExample(route: RestRoute): object {
           },
         ],
       };
+    case 'AccountInterest':
+      return {
+        productCode: 'HIGH_YIELD_SAVINGS',
+        annualRate: '0.0425',
+        annualPercentageYield: '0.0434',
+        accruedUnpaid: '12.345205479452',
+        lastAccrualDate: '2027-01-14',
+        lastPostingDate: '2026-12-31',
+        paidYearToDate: '0',
+      };
     case 'EscheatmentPage':
       return {
         accounts: [

@@ -48,6 +48,7 @@ import {
 } from '../features/account-numbers/index.js';
 import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import { escheatmentQuery, presentEscheatmentPage } from '../features/dormancy/index.js';
+import { presentInterest } from '../features/interest/index.js';
 import {
   listNotesQuery,
   presentAccountNote,
@@ -201,6 +202,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     products,
     lifecycle,
     dormancy,
+    interest,
     clock,
     endOfDay,
   } = deps.services;
@@ -434,6 +436,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       ok(accountAnswer(caller, await lifecycle.reopenAccount(caller, params.accountId!, body))),
     reactivateAccount: async ({ caller, params, body }) =>
       ok(accountAnswer(caller, await dormancy.reactivate(caller, params.accountId!, body))),
+    getAccountInterest: async ({ caller, params }) =>
+      ok(presentInterest(await interest.summary(caller, params.accountId!))),
     listEscheatment: async ({ caller, query }) =>
       ok(presentEscheatmentPage(await dormancy.escheatment(caller, escheatmentQuery(caller, query)))),
     archiveCustomer: async ({ caller, params, body }) =>

@@ -339,6 +339,17 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   archiveCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { reason: 'DUPLICATE' } }),
   reactivateAccount: async () => ({ params: { accountId: await fixtures.dormantAccount() } }),
   listEscheatment: async () => ({ query: { state: 'NY', limit: '5' } }),
+  getAccountInterest: async () => {
+    const body = {
+      associatedCustomerIds: [await fixtures.customer()],
+      name: 'Interest',
+      currency: 'USD',
+      type: 'SAVINGS',
+      productCode: await fixtures.product(),
+    };
+    const res = await ok(service.call('POST', '/sandbox/account', { body }), 'account on a product');
+    return { params: { accountId: res.json.data.accountId } };
+  },
   listAccountNumbers: async () => ({ params: { accountId: await fixtures.account() } }),
   addAccountNumber: async () => ({ params: { accountId: await fixtures.account() }, body: {} }),
   updateAccountNumber: async () => {

@@ -7,7 +7,7 @@ import type pg from 'pg';
 
 /**
  * The ledger's invariants, checked in one snapshot (REPEATABLE READ): per environment and currency the
- * posted balances (settlement included) sum to zero and pending debits equal pending credits; every
+ * posted balances (the internal accounts included: settlement, interest expense) sum to zero and pending debits equal pending credits; every
  * account's balance is the sum of its posted entries, and its available balance is not below minus its overdraft limit (unless `allowBelowFloor`
  * names it); every posting is balanced. Answers the list of violations: [] when the ledger is sound.
  * `onlyAccountsWithEntries`: customer accounts without any entry are left out (the benchmark seeds accounts
@@ -26,9 +26,11 @@ export async function ledgerViolations(
        ), balances AS (
          SELECT environment, currency, amount, pending_debits, pending_credits FROM ledger_accounts
          UNION ALL SELECT environment, currency, amount, pending_debits, pending_credits FROM ledger_settlement_accounts
+         UNION ALL SELECT environment, currency, amount, pending_debits, pending_credits FROM ledger_internal_accounts
        ), every_account AS (
          SELECT id, environment, currency, amount, pending_debits, pending_credits, overdraft_limit, false AS settlement FROM ledger_accounts
          UNION ALL SELECT id, environment, currency, amount, pending_debits, pending_credits, NULL, true FROM ledger_settlement_accounts
+         UNION ALL SELECT id, environment, currency, amount, pending_debits, pending_credits, NULL, true FROM ledger_internal_accounts
        ), entry_sums AS (
          SELECT account_id,
                 coalesce(sum(CASE WHEN status = 'POSTED' THEN CASE type WHEN 'CREDIT' THEN posted_amount ELSE -posted_amount END END), 0) AS posted,

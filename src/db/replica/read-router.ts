@@ -96,6 +96,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   lifecycle: {},
   // The escheatment list is a compliance report: read on the primary, where the end of day writes (docs/adr/0109).
   dormancy: {},
+  // An account's interest is read on the primary, where the end of day writes its accruals and postings (docs/adr/0113).
+  interest: {},
 };
 
 /**

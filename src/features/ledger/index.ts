@@ -6,7 +6,7 @@
 export { type AccountBalance, RECENT_TRANSACTIONS, type Transaction } from './transaction.js';
 export { amountProblemMessage, exactAmount, minorUnitDigits } from './money.js';
 export { amountSchema } from './ledger.schemas.js';
-export type { LedgerRefusal, LedgerStore, LimitCheck, NewPosting } from './ports.js';
+export type { InternalAccount, LedgerRefusal, LedgerStore, LimitCheck, NewPosting } from './ports.js';
 export { type HolderVerificationGate, LedgerService, refusalError, type Transfer } from './ledger.service.js';
 export { limitCheckFor } from './limits.js';
 export { PrismaLedgerStore } from './ledger.store.js';

@@ -3,7 +3,8 @@
 -- cas_ledger_post
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $16::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -95,12 +96,24 @@ WITH legs AS (
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -109,13 +122,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -125,7 +139,7 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $16::uuid, $17::varchar, $18::varchar, $19::varchar, $20::varchar, $21::uuid, $22::varchar, $23::varchar, $24::text[]
+     SELECT $17::uuid, $18::varchar, $19::varchar, $20::varchar, $21::varchar, $22::uuid, $23::varchar, $24::varchar, $25::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
@@ -138,7 +152,8 @@ WITH legs AS (
 -- cas_ledger_post_with_key
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $16::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -190,10 +205,10 @@ WITH legs AS (
        END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $32::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $33::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $25::varchar, $26::varchar, $27::varchar, $28::varchar, $29::bytea, $30::timestamptz, $31::jsonb
+       SELECT $26::varchar, $27::varchar, $28::varchar, $29::varchar, $30::bytea, $31::timestamptz, $32::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -240,12 +255,24 @@ WITH legs AS (
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -254,13 +281,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -270,7 +298,7 @@ WITH legs AS (
      ),
 
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $16::uuid, $17::varchar, $18::varchar, $19::varchar, $20::varchar, $21::uuid, $22::varchar, $23::varchar, $24::text[]
+     SELECT $17::uuid, $18::varchar, $19::varchar, $20::varchar, $21::varchar, $22::uuid, $23::varchar, $24::varchar, $25::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
@@ -293,7 +321,10 @@ WITH target AS MATERIALIZED (
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
+              -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
+              CASE WHEN o.is_settlement THEN coalesce((SELECT s.purpose FROM ledger_internal_accounts s WHERE s.id = o.account_id),
+                                                     'SETTLEMENT') END AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -349,12 +380,24 @@ WITH target AS MATERIALIZED (
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -363,13 +406,14 @@ WITH target AS MATERIALIZED (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -399,7 +443,10 @@ WITH target AS MATERIALIZED (
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
+              -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
+              CASE WHEN o.is_settlement THEN coalesce((SELECT s.purpose FROM ledger_internal_accounts s WHERE s.id = o.account_id),
+                                                     'SETTLEMENT') END AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -465,12 +512,24 @@ WITH target AS MATERIALIZED (
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -479,13 +538,14 @@ WITH target AS MATERIALIZED (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -505,7 +565,8 @@ WITH target AS MATERIALIZED (
 -- cas_ledger_post_limited
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $16::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -543,13 +604,13 @@ WITH legs AS (
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $17::varchar AND q.day = $18::date AND q.currency = (SELECT p.currency FROM posting p) AND ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $18::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $18::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $19::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $19::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT CASE c.refusal
@@ -604,12 +665,24 @@ WITH legs AS (
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -618,13 +691,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -634,10 +708,10 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $17::varchar AND q.day = $18::date AND q.currency = (SELECT p.currency FROM posting p) AND ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
+     SELECT $21::uuid, $22::varchar, $23::varchar, $24::varchar, $25::varchar, $26::uuid, $27::varchar, $28::varchar, $29::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),
@@ -650,7 +724,8 @@ WITH legs AS (
 -- cas_ledger_post_limited_with_key
 WITH legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $16::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      ),
      locked AS MATERIALIZED (
@@ -688,13 +763,13 @@ WITH legs AS (
      ),
      quota AS MATERIALIZED (
        SELECT q.total FROM api_token_daily_totals q
-       WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       WHERE q.principal_id = $17::varchar AND q.day = $18::date AND q.currency = (SELECT p.currency FROM posting p) AND ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
        FOR UPDATE
      ),
      decision AS MATERIALIZED (
        SELECT coalesce(NULL::text, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1), CASE
-         WHEN $18::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $18::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
-         WHEN ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN $19::numeric IS NOT NULL AND (SELECT max(l.amount) FROM legs l) > $19::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (SELECT max(l.amount) FROM legs l) <= ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric) THEN 'TOKEN_LIMIT_EXCEEDED'
        END) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT CASE c.refusal
@@ -709,10 +784,10 @@ WITH legs AS (
        END FROM checked c WHERE c.refusal IS NOT NULL AND NULL::text IS NULL ORDER BY c.n LIMIT 1) AS refused_detail,
               (SELECT count(*) FROM legs) AS legs
      ),
-     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $36::text, true) AS applied),
+     setting AS MATERIALIZED (SELECT set_config('lock_timeout', $37::text, true) AS applied),
      claimed AS (
        INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at, result)
-       SELECT $29::varchar, $30::varchar, $31::varchar, $32::varchar, $33::bytea, $34::timestamptz, $35::jsonb
+       SELECT $30::varchar, $31::varchar, $32::varchar, $33::varchar, $34::bytea, $35::timestamptz, $36::jsonb
        FROM setting WHERE (SELECT d.refusal IS NULL AND d.legs = 2 FROM decision d)
        ON CONFLICT (principal_id, environment, key) DO UPDATE
          SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,
@@ -759,12 +834,24 @@ WITH legs AS (
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+       SELECT $1::varchar, p.currency, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -773,13 +860,14 @@ WITH legs AS (
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, e.id AS "transactionId", e.account_id AS "accountId", e.type,
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
@@ -789,10 +877,10 @@ WITH legs AS (
      ),
      counted AS (
        UPDATE api_token_daily_totals q SET total = q.total + (SELECT max(l.amount) FROM legs l)
-       FROM go WHERE q.principal_id = $16::varchar AND q.day = $17::date AND q.currency = (SELECT p.currency FROM posting p) AND ($19::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
+       FROM go WHERE q.principal_id = $17::varchar AND q.day = $18::date AND q.currency = (SELECT p.currency FROM posting p) AND ($20::jsonb ->> (SELECT p.currency FROM posting p)::text)::numeric IS NOT NULL
      ),
      audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-     SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
+     SELECT $21::uuid, $22::varchar, $23::varchar, $24::varchar, $25::varchar, $26::uuid, $27::varchar, $28::varchar, $29::text[]
      FROM go),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $1::varchar, CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END, 'transaction', x."transactionId", to_jsonb(x) - 'is_settlement' FROM (SELECT * FROM entries WHERE NOT is_settlement) x),

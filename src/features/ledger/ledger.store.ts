@@ -57,8 +57,10 @@ const TRANSACTION_EVENTS = eventInsert('$1::varchar', '(SELECT * FROM entries WH
 });
 
 /**
- * The columns every legs CTE provides: entry_id, account_id (NULL: settlement), type, amount, currency, reverses,
- * external_id, metadata (the client's, for the customer-account legs only), n.
+ * The columns every legs CTE provides: entry_id, account_id (NULL: an internal account), type, amount, currency, reverses,
+ * external_id, metadata (the client's, for the customer-account legs only), n, purpose (the internal account's: SETTLEMENT,
+ * in ledger_settlement_accounts, or INTEREST_EXPENSE, in ledger_internal_accounts, docs/adr/0113; NULL on a customer
+ * account's leg).
  */
 interface LegsSource {
   /** WITH queries ending in one named `legs`. */
@@ -165,6 +167,11 @@ function limitSql(at: number, currency: string, amount: string) {
   };
 }
 
+/** What a posting's leg without an account (`l`) adds to its internal account's balance and pending totals ($5: a hold). */
+const INTERNAL_LEG_AMOUNTS = `CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
+              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
+              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END`;
+
 /**
  * The posting statement around `legs`. Parameters: $1 environment, $2 posting id, $3 transfer id,
  * $4 description, $5 hold, $6 expires_at; the legs' own from $7; a limited caller's from `limitsAt`
@@ -241,12 +248,20 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, p.currency,
-              CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
-              CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
-              CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go, posting p WHERE l.account_id IS NULL
+       SELECT $1::varchar, p.currency, ${INTERNAL_LEG_AMOUNTS}
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose = 'SETTLEMENT'
        ON CONFLICT (environment, currency) DO UPDATE SET
+         amount = s.amount + EXCLUDED.amount,
+         pending_debits = s.pending_debits + EXCLUDED.pending_debits,
+         pending_credits = s.pending_credits + EXCLUDED.pending_credits
+       RETURNING s.id, s.amount
+     ),
+     -- The environment's other internal account of the currency the leg names (interest expense, docs/adr/0113).
+     internal AS (
+       INSERT INTO ledger_internal_accounts AS s (environment, currency, purpose, amount, pending_debits, pending_credits)
+       SELECT $1::varchar, p.currency, l.purpose, ${INTERNAL_LEG_AMOUNTS}
+       FROM legs l, go, posting p WHERE l.account_id IS NULL AND l.purpose <> 'SETTLEMENT'
+       ON CONFLICT (environment, currency, purpose) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
          pending_credits = s.pending_credits + EXCLUDED.pending_credits
@@ -255,13 +270,14 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
-       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
+       SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id, i.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
-              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
+              CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount, i.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE env_now($1::varchar) END,
               CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+         LEFT JOIN internal i ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
      ${limits ? `${limits.counted},` : ''}
@@ -282,15 +298,17 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
  * Legs from the request: $7 entry ids, $8 account ids (NULL: settlement), $9 types, $10 amount, $11 the
  * currency the accounts must hold (NULL: the first account's, as locked: no read before the write), $12 the
  * client's externalId, $13 its metadata (both NULL when not given), $14 whether a client asked for it through the
- * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement). A client's
- * transaction is its account's activity; of a client's transfer ($3 set), only the debited side is (an incoming
- * transfer is not the receiving customer's act: docs/adr/0109), $15 the environment's time zone (its business date
- * counts a product's withdrawal limits, docs/adr/0114).
+ * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement), $15 the
+ * environment's time zone (its business date counts a product's withdrawal limits, docs/adr/0114), $16 the internal
+ * account the leg without an account books against (SETTLEMENT or INTEREST_EXPENSE). A client's transaction is its
+ * account's activity; of a client's transfer ($3 set), only the debited side is (an incoming transfer is not the
+ * receiving customer's act: docs/adr/0109).
  */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
-              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n,
+              CASE WHEN l.account_id IS NULL THEN $16::varchar END AS purpose
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      )`,
   precondition: 'NULL::text',
@@ -316,7 +334,10 @@ const REVERSING_LEGS: LegsSource = {
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n,
+              -- The internal account the original booked against: a reversed interest credit goes back to interest expense.
+              CASE WHEN o.is_settlement THEN coalesce((SELECT s.purpose FROM ledger_internal_accounts s WHERE s.id = o.account_id),
+                                                     'SETTLEMENT') END AS purpose
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -415,12 +436,12 @@ function settleSql(withKey: boolean, limited: boolean): string {
 }
 
 const SQL = {
-  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 16, false)),
-  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 16, true)),
+  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 17, false)),
+  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 17, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 20, false, 16)),
-  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 20, true, 16)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 21, false, 17)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 21, true, 17)),
   settle: statement('ledger_settle_hold', settleSql(false, false)),
   settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
   settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
@@ -514,6 +535,7 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.metadata === null ? null : jsonParameter(posting.metadata),
       posting.customerInitiated ?? false,
       posting.timeZone ?? DEFAULT_TIME_ZONE,
+      posting.internalAccount ?? 'SETTLEMENT',
     ];
     try {
       if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values, db);

@@ -4,7 +4,10 @@ import type { EntryType, Transaction } from './transaction.js';
 
 /** What the ledger service needs from storage (src/features/ledger/ledger.store.ts implements it). */
 
-/** One side of a posting. accountId null: the environment's settlement account of the currency. */
+/**
+ * One side of a posting. accountId null: one of the environment's internal accounts of the currency, the settlement
+ * account unless the posting names another (NewPosting.internalAccount).
+ */
 export interface PostingLeg {
   entryId: string;
   accountId: string | null;
@@ -43,7 +46,16 @@ export interface NewPosting {
    * limits count (docs/adr/0114). Absent: America/New_York, the default of ENVIRONMENT_TIME_ZONES.
    */
   timeZone?: string;
+  /**
+   * Which of the environment's internal accounts of the currency the leg without an account books against: the
+   * settlement account (money entering or leaving the bank; the default) or the interest-expense account (interest
+   * paid, docs/adr/0113: a row of ledger_internal_accounts). Both are the bank's side, so the balances still sum to zero.
+   */
+  internalAccount?: InternalAccount;
 }
+
+/** The environment's internal accounts, one of each per currency (the settlement account; ledger_internal_accounts.purpose). */
+export type InternalAccount = 'SETTLEMENT' | 'INTEREST_EXPENSE';
 
 /** What the transaction list matches (src/features/ledger/ledger.schemas.ts), amounts as exact decimal text. */
 export interface TransactionFilter {

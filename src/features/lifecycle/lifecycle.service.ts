@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/index.js';
+import { businessDateOf, previousDate } from '../clock/index.js';
 import type { Customer } from '../customers/index.js';
 import { type HolderVerificationGate, limitCheckFor, refusalError } from '../ledger/index.js';
 import { auditEventFor } from '../../domain/audit-event.js';
@@ -21,7 +22,7 @@ import {
 } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { parseInput } from '../../domain/validation.js';
-import type { AccountClose, Disbursement, LifecycleStore } from './ports.js';
+import type { AccountClose, ClosingInterest, Disbursement, LifecycleStore } from './ports.js';
 import {
   archiveCustomerSchema,
   closeAccountSchema,
@@ -34,6 +35,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface LifecycleOptions {
   /** How many days after its closing an account may be reopened (ACCOUNT_REOPEN_WINDOW_DAYS). */
   reopenWindowDays: number;
+  /** Each environment's time zone: the closing's business date ends its interest's period (docs/adr/0113). */
+  timeZoneOf?: (environment: string) => string;
 }
 
 /** A business read back with its profile (CustomerService.withProfiles): what a customer's answer presents. */
@@ -98,10 +101,35 @@ export class LifecycleService {
       reason: valid.reason,
       closedAt,
       disbursement,
+      interest: this.closingInterest(caller, closedAt),
       audit,
     });
     if (result.outcome === 'closed') return result.account;
     throw closeRefusal(result, id, toAccountId);
+  }
+
+  /**
+   * The interest credit of a closing (docs/adr/0113): what accrued through the day before the closing's business date
+   * (the period's end: the closing's own day is not accrued), posted by the caller in the closing's transaction
+   * (nothing for an account that earns no interest).
+   */
+  private closingInterest(caller: Caller, closedAt: Date): ClosingInterest {
+    const timeZone = this.options.timeZoneOf?.(caller.environment) ?? 'America/New_York';
+    const periodEnd = previousDate(businessDateOf(closedAt, timeZone));
+    const creditEntryId = newId();
+    return {
+      periodEnd,
+      postingId: newId(),
+      debitEntryId: newId(),
+      creditEntryId,
+      description: `Interest to ${periodEnd} (account closed)`,
+      audit: auditEventFor(caller, {
+        operation: 'account.interest.post',
+        resourceType: 'transaction',
+        resourceId: creditEntryId,
+        changedFields: ['amount'],
+      }),
+    };
   }
 
   /** The closing transfer: the ids and audit event a transfer between the two accounts has, its amount decided when locked. */

@@ -2,6 +2,7 @@ import type { NewAuditEvent } from '../../domain/audit-event.js';
 import type { CustomerArchiveReason } from '../customers/index.js';
 import { BUSINESS_PROFILE_COLUMNS } from '../businesses/index.js';
 import type { LedgerRefusal, NewPosting, PrismaLedgerStore } from '../ledger/index.js';
+import type { PrismaInterestStore } from '../interest/index.js';
 import type { AccountClose, AccountClosing, AccountReopen, CustomerArchive, LifecycleStore } from './ports.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import {
@@ -118,6 +119,8 @@ export class PrismaLifecycleStore implements LifecycleStore {
     private readonly prisma: PrismaClient,
     /** The ledger's store: a closing disbursement is its posting statement, run in this store's transaction. */
     private readonly ledger: PrismaLedgerStore,
+    /** The interest store: the interest accrued and unpaid is posted in the closing's transaction, before its balance is read. */
+    private readonly interest?: Pick<PrismaInterestStore, 'postWithin'>,
   ) {}
 
   async close(closing: AccountClosing): Promise<AccountClose> {
@@ -131,10 +134,21 @@ export class PrismaLifecycleStore implements LifecycleStore {
           holdsPending: boolean;
           closed: boolean;
         };
-        const [locked] = await queryRows<Locked>(tx, SQL.lockForClose, [accountId, environment]);
+        let [locked] = await queryRows<Locked>(tx, SQL.lockForClose, [accountId, environment]);
         if (!locked) return { outcome: 'not-found' };
         if (locked.closed) return { outcome: 'already-closed' };
         if (locked.holdsPending) return { outcome: 'holds-pending' };
+        // Its interest first (docs/adr/0113), so that the balance disbursed includes it; read again once credited.
+        if (closing.interest && this.interest) {
+          const interest = await this.interest.postWithin(
+            tx,
+            { environment, accountId, ...closing.interest },
+            'CLOSING',
+          );
+          if (interest.outcome === 'posted' && interest.transactionId !== null)
+            [locked] = await queryRows<Locked>(tx, SQL.lockForClose, [accountId, environment]);
+        }
+        if (!locked) return { outcome: 'not-found' };
         if (locked.amount !== '0') {
           if (locked.negative || !closing.disbursement)
             throw new Refusal({ outcome: 'balance-not-zero', negative: locked.negative });

@@ -19,6 +19,20 @@ export interface Disbursement {
   audit: NewAuditEvent;
 }
 
+/**
+ * The interest an account on a product with interest has accrued and not been paid, posted first when it closes
+ * (docs/adr/0113): the ids and audit event of its credit, the closing's business date as the period's end.
+ */
+export interface ClosingInterest {
+  periodEnd: string;
+  postingId: string;
+  debitEntryId: string;
+  creditEntryId: string;
+  description: string;
+  /** The credit's audit event (`account.interest.post`), by the caller. */
+  audit: NewAuditEvent;
+}
+
 export interface AccountClosing {
   environment: string;
   accountId: string;
@@ -27,6 +41,8 @@ export interface AccountClosing {
   closedAt: Date;
   /** null: the balance must already be zero. */
   disbursement: Disbursement | null;
+  /** Posted before the balance is read (an account on no product with interest posts nothing); null: none. */
+  interest: ClosingInterest | null;
   audit: NewAuditEvent;
 }
 

@@ -4,8 +4,11 @@
  */
 export {
   BALANCE_BASES,
+  type Compounding,
   COMPOUNDINGS,
   DAY_COUNTS,
+  type DayCount,
+  type Posting,
   POSTINGS,
   type Product,
   type ProductRate,

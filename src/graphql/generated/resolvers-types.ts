@@ -108,6 +108,12 @@ export type Account = Node & {
   flags: Array<Scalars['String']['output']>;
   /** Same value as `accountId`; lets caches such as Apollo Client's normalise accounts without configuration. */
   id: Scalars['ID']['output'];
+  /**
+   * Not in the contract. The account's interest (docs/products.md#interest): REST's
+   * `GET /{environment}/account/{accountId}/interest`. Null for an account on no product with interest (REST answers
+   * INTEREST_NOT_APPLICABLE).
+   */
+  interest: Maybe<AccountInterest>;
   /** Not in the contract. The client's key-value pairs; null when there are none. */
   metadata: Maybe<Scalars['Metadata']['output']>;
   /** The colloquial name shown in user interfaces. */
@@ -315,6 +321,25 @@ export type AccountFlagDetail = {
   setByName: Maybe<Scalars['String']['output']>;
   /** When it lifts itself (RFC 3339, UTC); null: until cleared. */
   until: Maybe<Scalars['String']['output']>;
+};
+
+/** An account's interest (docs/adr/0113): exact decimal strings. */
+export type AccountInterest = {
+  __typename?: 'AccountInterest';
+  /** Interest accrued and not posted yet (the rounding residue carried included), to 12 decimals at most. */
+  accruedUnpaid: Scalars['String']['output'];
+  /** Reg DD's annual percentage yield of that rate and the product's compounding, a fraction of 1 to 4 decimals ("0.0434" is 4.34 %). */
+  annualPercentageYield: Scalars['String']['output'];
+  /** The rate in force on the environment's business date for the account's posted balance (its tier's), a fraction of 1. */
+  annualRate: Scalars['String']['output'];
+  /** The last business date accrued (YYYY-MM-DD); null before the first. */
+  lastAccrualDate: Maybe<Scalars['String']['output']>;
+  /** The last posting period's end (YYYY-MM-DD); null before the first. */
+  lastPostingDate: Maybe<Scalars['String']['output']>;
+  /** Interest posted in the calendar year of the environment's business date. */
+  paidYearToDate: Scalars['String']['output'];
+  /** The code of the account's product. */
+  productCode: Scalars['String']['output'];
 };
 
 /**
@@ -3401,6 +3426,7 @@ export type ResolversTypes = {
   AccountFilter: AccountFilter;
   AccountFlag: AccountFlag;
   AccountFlagDetail: ResolverTypeWrapper<AccountFlagDetail>;
+  AccountInterest: ResolverTypeWrapper<AccountInterest>;
   AccountNumber: ResolverTypeWrapper<RevealedAccountNumberModel>;
   AccountNumberLookup: ResolverTypeWrapper<AccountNumberLookupModel>;
   AccountNumberLookupInput: AccountNumberLookupInput;
@@ -3533,6 +3559,7 @@ export type ResolversParentTypes = {
   AccountEdge: Omit<AccountEdge, 'node'> & { node: ResolversParentTypes['Account'] };
   AccountFilter: AccountFilter;
   AccountFlagDetail: AccountFlagDetail;
+  AccountInterest: AccountInterest;
   AccountNumber: RevealedAccountNumberModel;
   AccountNumberLookup: AccountNumberLookupModel;
   AccountNumberLookupInput: AccountNumberLookupInput;
@@ -3661,6 +3688,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   flagDetails?: Resolver<Array<ResolversTypes['AccountFlagDetail']>, ParentType, ContextType>;
   flags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  interest?: Resolver<Maybe<ResolversTypes['AccountInterest']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   notes?: Resolver<Maybe<ResolversTypes['NoteConnection']>, ParentType, ContextType, RequireFields<AccountNotesArgs, 'first'>>;
@@ -3701,6 +3729,16 @@ export type AccountFlagDetailResolvers<ContextType = GraphqlContext, ParentType 
   setBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   setByName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AccountInterestResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountInterest'] = ResolversParentTypes['AccountInterest']> = {
+  accruedUnpaid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  annualPercentageYield?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  annualRate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastAccrualDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastPostingDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  paidYearToDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  productCode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type AccountNumberResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountNumber'] = ResolversParentTypes['AccountNumber']> = {
@@ -4311,6 +4349,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AccountConnection?: AccountConnectionResolvers<ContextType>;
   AccountEdge?: AccountEdgeResolvers<ContextType>;
   AccountFlagDetail?: AccountFlagDetailResolvers<ContextType>;
+  AccountInterest?: AccountInterestResolvers<ContextType>;
   AccountNumber?: AccountNumberResolvers<ContextType>;
   AccountNumberLookup?: AccountNumberLookupResolvers<ContextType>;
   AccountRelationship?: AccountRelationshipResolvers<ContextType>;

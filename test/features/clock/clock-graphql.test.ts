@@ -38,6 +38,8 @@ describe('the clock over GraphQL', () => {
       steps: [
         { step: 'hold-expiry', status: 'COMPLETED', records: 0, error: null },
         { step: 'flag-expiry', status: 'COMPLETED', records: 0, error: null },
+        { step: 'interest-accrual', status: 'COMPLETED', records: 0, error: null },
+        { step: 'interest-posting', status: 'COMPLETED', records: 0, error: null },
         { step: 'dormancy', status: 'COMPLETED', records: 0, error: null },
         { step: 'escheatment-notice', status: 'COMPLETED', records: 0, error: null },
       ],

@@ -71,6 +71,8 @@ describe('POST /{environment}/clock/advance', () => {
     expect(closed[0]!.steps.map((step) => step.step)).toEqual([
       'hold-expiry',
       'flag-expiry',
+      'interest-accrual',
+      'interest-posting',
       'dormancy',
       'escheatment-notice',
     ]);

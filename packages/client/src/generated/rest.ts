@@ -1271,6 +1271,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{accountId}/interest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's interest
+         * @description Not in the contract. The interest of an account on a deposit product with interest: its product, the rate in force on the environment's business date for its posted balance (the tier it reached), the annual percentage yield of that rate (Reg DD Appendix A, a fraction of 1 to 4 decimals), what has accrued and is not posted yet, the last dates accrued and posted, and what was paid in the business date's year. The end of day accrues each day and posts at each posting period's end (docs/products.md#interest). Exact decimal strings.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getAccountInterest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clock": {
         parameters: {
             query?: never;
@@ -1557,7 +1579,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document" | "account_number" | "product";
             /**
@@ -2684,6 +2706,23 @@ export interface components {
             /** @description Pass as `after` for the next page; null on the last page. */
             nextAfter: string | null;
         };
+        /** @description An account's interest. */
+        AccountInterest: {
+            /** @description The code of the account's deposit product. */
+            productCode: string;
+            /** @description The rate in force on the environment's business date for the account's posted balance (the tier it reached), a fraction of 1. */
+            annualRate: string;
+            /** @description Reg DD (12 CFR 1030, Appendix A) annual percentage yield of that rate with the product's compounding, a fraction of 1 to 4 decimals ("0.0434" is 4.34 %). */
+            annualPercentageYield: string;
+            /** @description Interest accrued and not posted yet, the rounding residue carried from the last posting included (to 12 decimals at most). */
+            accruedUnpaid: string;
+            /** @description The last business date accrued; null before the first. */
+            lastAccrualDate: string | null;
+            /** @description The last posting period's end; null before the first. */
+            lastPostingDate: string | null;
+            /** @description Interest posted in the calendar year of the environment's business date. */
+            paidYearToDate: string;
+        };
         /** @description An environment's clock. */
         Clock: {
             /**
@@ -3475,6 +3514,15 @@ export interface components {
             error: null;
             requestId: components["schemas"]["RequestId"];
             log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountInterestResponse: {
+            data: components["schemas"]["AccountInterest"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the customer endpoints. */
         ClockResponse: {
@@ -4467,6 +4515,22 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH" | "MINIMUM_OPENING_DEPOSIT";
+                    };
+                };
+            };
+        };
+        /** @description - `INTEREST_NOT_APPLICABLE`: The account is on no product, or on a product that pays no interest. */
+        AccountUnprocessableContent_getAccountInterest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INTEREST_NOT_APPLICABLE";
                     };
                 };
             };
@@ -9611,7 +9675,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -10336,6 +10400,64 @@ export interface operations {
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    getAccountInterest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's interest. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "productCode": "HIGH_YIELD_SAVINGS",
+                     *         "annualRate": "0.0425",
+                     *         "annualPercentageYield": "0.0434",
+                     *         "accruedUnpaid": "12.345205479452",
+                     *         "lastAccrualDate": "2027-01-14",
+                     *         "lastPostingDate": "2026-12-31",
+                     *         "paidYearToDate": "0"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountInterestResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            422: components["responses"]["AccountUnprocessableContent_getAccountInterest"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getClock: {

@@ -1,0 +1,126 @@
+import type { EndOfDayContext, EndOfDayStep } from '../clock/index.js';
+import { businessDateOf } from '../clock/index.js';
+import { END_OF_DAY_PRINCIPAL_ID } from '../dormancy/index.js';
+import type { NewAuditEvent } from '../../domain/audit-event.js';
+import { authorize } from '../../domain/authorization.js';
+import type { Caller } from '../../domain/caller.js';
+import { type EnvironmentTime, realTime } from '../../domain/environment-clock.js';
+import { accountNotFound, interestNotApplicable } from '../../domain/errors.js';
+import { isRecordId, newId } from '../../domain/ids.js';
+import { annualPercentageYield, type InterestSummary, isMonthEnd } from './interest.js';
+import type { InterestDay, InterestStore } from './ports.js';
+
+/** Accounts one statement of a step handles at most; the step runs batches until one finds none. */
+const INTEREST_BATCH = 500;
+/** Postings one batch makes (each its own transaction, as a transfer is). */
+const POSTING_BATCH = 100;
+
+/**
+ * Interest on deposit products (docs/products.md, docs/adr/0113): the end of day's two steps, `interest-accrual` (each
+ * open account on a product with interest accrues the day's interest, exactly, once per account and date) and
+ * `interest-posting` (at a posting period's end, the accrued interest rounded half-even to the currency's minor unit
+ * is credited from the environment's interest-expense account, once per account and period end, the residue carried),
+ * and an account's interest as GET /{environment}/account/{accountId}/interest answers it.
+ */
+export class InterestService {
+  constructor(
+    private readonly stores: { interest: InterestStore },
+    private readonly clock: EnvironmentTime = realTime,
+    private readonly timeZoneOf: (environment: string) => string = () => 'America/New_York',
+  ) {}
+
+  /** One batch of the end of day's `interest-accrual` step: answers the accounts it found due. */
+  accrue(day: EndOfDayContext): Promise<number> {
+    return this.stores.interest.accrue(this.dayOf(day, INTEREST_BATCH));
+  }
+
+  /**
+   * One batch of the end of day's `interest-posting` step: on a month's last date, the accounts whose product posts
+   * then (monthly, or quarterly at a quarter's end) and that have no posting for it. Answers how many it handled.
+   */
+  async post(day: EndOfDayContext): Promise<number> {
+    if (!isMonthEnd(day.businessDate)) return 0;
+    const interestDay = this.dayOf(day, POSTING_BATCH);
+    const quarterEnd = [3, 6, 9, 12].includes(Number(day.businessDate.slice(5, 7)));
+    const due = await this.stores.interest.duePostings(interestDay, !quarterEnd);
+    for (const accountId of due) {
+      const creditEntryId = newId();
+      await this.stores.interest.postPeriod({
+        environment: day.environment,
+        accountId,
+        periodEnd: day.businessDate,
+        debitEntryId: newId(),
+        creditEntryId,
+        postingId: newId(),
+        description: `Interest to ${day.businessDate}`,
+        audit: this.postingAudit(day, creditEntryId),
+      });
+    }
+    return due.length;
+  }
+
+  /**
+   * `GET /{environment}/account/{accountId}/interest` and GraphQL `Account.interest`: needs `accounts:read`.
+   * ACCOUNT_NOT_FOUND (404) for an account the environment does not have, INTEREST_NOT_APPLICABLE (422) for one that
+   * is on no product with interest.
+   */
+  async summary(caller: Caller, accountId: string): Promise<InterestSummary> {
+    authorize(caller, 'accounts:read');
+    return this.summaryOf(caller, accountId);
+  }
+
+  /** The summary for an account already read (GraphQL's field); the caller's scope is checked by the field. */
+  async summaryOf(caller: Caller, accountId: string): Promise<InterestSummary> {
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const environment = caller.environment;
+    const businessDate = businessDateOf(await this.clock.now(environment), this.timeZoneOf(environment));
+    const state = await this.stores.interest.state(environment, accountId.toLowerCase(), businessDate);
+    if (state === null) throw accountNotFound();
+    if (state === 'no-interest') throw interestNotApplicable();
+    const { dayCount, compounding, posting: _posting, ...summary } = state;
+    return {
+      ...summary,
+      annualPercentageYield: annualPercentageYield(state.annualRate, compounding, dayCount),
+    };
+  }
+
+  private dayOf(day: EndOfDayContext, limit: number): InterestDay {
+    return {
+      environment: day.environment,
+      businessDate: day.businessDate,
+      cutoff: day.cutoff,
+      requestId: day.requestId,
+      principalId: END_OF_DAY_PRINCIPAL_ID,
+      limit,
+    };
+  }
+
+  private postingAudit(day: EndOfDayContext, creditEntryId: string): NewAuditEvent {
+    return {
+      eventId: newId(),
+      principalId: END_OF_DAY_PRINCIPAL_ID,
+      environment: day.environment,
+      operation: 'account.interest.post',
+      resourceType: 'transaction',
+      resourceId: creditEntryId,
+      requestId: day.requestId,
+      idempotencyKey: null,
+      changedFields: ['amount'],
+    };
+  }
+}
+
+/**
+ * The end of day's interest accrual (docs/adr/0113): each open account on a product with interest accrues the
+ * business date's interest once (the accrual's key is the account and date; its audit event carries the day's request id).
+ */
+export const interestAccrualStep = (interest: Pick<InterestService, 'accrue'>): EndOfDayStep => ({
+  name: 'interest-accrual',
+  runBatch: (day) => interest.accrue(day),
+});
+
+/** The end of day's interest posting: at a posting period's end, each account's interest credited once per period. */
+export const interestPostingStep = (interest: Pick<InterestService, 'post'>): EndOfDayStep => ({
+  name: 'interest-posting',
+  runBatch: (day) => interest.post(day),
+});
