@@ -15,9 +15,11 @@ import { seed, seedLedger } from './seed.js';
  * and a share of them due for each end-of-day step within the 30 days. Every run advances a fresh environment, so
  * every run of a size closes the same 30 days of the same accounts (advancing one further would age its accounts
  * into other rules and measure another month). The sizes alternate within each cycle, as contenders do, so the
- * cost per account-day at the largest ÷ at the smallest is paired by cycle. There is no floor: the end of day is
- * its SQL (a few bookkeeping statements a day and the steps' batches), and the server's own CPU is reported beside
- * PostgreSQL's instead.
+ * cost per account-day at the largest ÷ at the smallest is paired by cycle. Every account is on a deposit product
+ * with tiered interest compounding daily and posted monthly, so each day accrues every account's interest and a
+ * month's end posts it: the interest steps' own time per account-day is reported from the end of day's step
+ * records. There is no floor: the end of day is its SQL (a few bookkeeping statements a day and the steps'
+ * batches), and the server's own CPU is reported beside PostgreSQL's instead.
  */
 
 export const CLOCK_ADVANCE_DAYS = 30;
@@ -34,6 +36,10 @@ export interface ClockAdvanceRun {
   /** CPU of the service's process and of the whole PostgreSQL server during the call, µs; null when unread. */
   serverCpuUs: number | null;
   postgresCpuUs: number | null;
+  /** Seconds each end-of-day step took over the run's business dates (absent in runs stored before it was kept). */
+  stepSeconds?: Record<string, number>;
+  /** Month ends among the closed dates: each posts every account's interest once. */
+  monthEnds?: number;
 }
 
 export interface ClockAdvanceSize {
@@ -86,10 +92,41 @@ const CHANGED_SQL = `SELECT (SELECT count(*)::int FROM account_flag_lifts WHERE 
   (SELECT count(*)::int FROM accounts WHERE environment = $1 AND activity_status IS NOT NULL) AS dormancy,
   (SELECT count(*)::int FROM accounts WHERE environment = $1 AND escheatment_noticed_for IS NOT NULL) AS "escheatment-notice"`;
 
-/** A customer per account, ten deposits each (one account only one: the ledger seed's hot account), and their due work. */
+/**
+ * A product per account type and currency of the environment, with interest (1 % a year, 4.25 % from a balance of
+ * 1,000: the seed's balances sit on both sides; ACTUAL_365, compounding daily, posted monthly), in force long before
+ * the advance; then every account on its product.
+ */
+const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM accounts WHERE environment = $1),
+  made AS (INSERT INTO products (id, environment, code, name, account_type, currency, day_count, balance_basis, compounding, posting)
+    SELECT gen_random_uuid(), $1, 'BENCH_' || row_number() OVER (ORDER BY k.type, k.currency), 'Bench interest', k.type, k.currency,
+           'ACTUAL_365', 'END_OF_DAY', 'DAILY', 'MONTHLY' FROM kinds k RETURNING id)
+  INSERT INTO product_rates (id, environment, product_id, effective_from, tiers)
+  SELECT gen_random_uuid(), $1, m.id, DATE '2000-01-01',
+         '[{"minimumBalance": "0", "annualRate": "0.01"}, {"minimumBalance": "1000", "annualRate": "0.0425"}]'::jsonb FROM made m`;
+// A statement of its own: the trigger that keeps an account on its product's terms reads the products committed.
+const ON_PRODUCTS_SQL = `UPDATE accounts a SET product_code = p.code FROM products p
+  WHERE a.environment = $1 AND p.environment = $1 AND p.account_type = a.type AND p.currency = a.currency`;
+
+/** Interest accruals and postings the advance left, and the month ends among the dates it closed. */
+const INTEREST_SQL = `SELECT (SELECT count(*)::int FROM interest_accruals WHERE environment = $1) AS accruals,
+  (SELECT count(*)::int FROM interest_postings WHERE environment = $1 AND outcome = 'POSTED') AS postings,
+  (SELECT count(*)::int FROM end_of_day_runs r WHERE r.environment = $1
+     AND r.business_date = (date_trunc('month', r.business_date) + interval '1 month - 1 day')::date) AS "monthEnds"`;
+
+/** Seconds each step took over the environment's business dates (started to finished, resumed attempts included). */
+const STEP_SECONDS_SQL = `SELECT step, sum(extract(epoch FROM finished_at - started_at))::float8 AS seconds
+  FROM end_of_day_steps WHERE environment = $1 AND finished_at IS NOT NULL GROUP BY step`;
+
+/**
+ * A customer per account, ten deposits each (one account only one: the ledger seed's hot account), every account on
+ * an interest product, and their due work.
+ */
 async function seedEnvironment(ctx: BenchContext, environment: string, accounts: number): Promise<void> {
   const { customerIds } = await seed(ctx.benchPool, { customers: accounts, accounts: 0 }, ctx.keys, environment);
   await seedLedger(ctx.benchPool, { transferAccounts: 0, readAccounts: accounts - 1 }, customerIds, environment);
+  await ctx.benchPool.query(PRODUCTS_SQL, [environment]);
+  await ctx.benchPool.query(ON_PRODUCTS_SQL, [environment]);
   await ctx.benchPool.query(DUE_SQL, [environment]);
 }
 
@@ -133,6 +170,9 @@ export async function runClockAdvance(
       for (const accounts of sizes.map((_, i) => sizes[(i + cycle - 1) % sizes.length]!)) {
         const environment = environmentOf(accounts, cycle);
         const advance = await advanceOnce(ctx, server, environment, bearer);
+        const steps = (await ctx.benchPool.query<{ step: string; seconds: number }>(STEP_SECONDS_SQL, [environment]))
+          .rows;
+        advance.stepSeconds = Object.fromEntries(steps.map((row) => [row.step, row.seconds]));
         runs.get(accounts)!.push(advance);
         ctx.log(
           `[clock-advance] ${accounts} accounts, cycle ${cycle}/${cycles}: ${advance.days} days in ${advance.seconds.toFixed(2)} s`,
@@ -145,6 +185,21 @@ export async function runClockAdvance(
             problems.get(accounts)!.push(`cycle ${cycle}: ${step} ${closed?.[step]} of ${due}`);
         if (advance.days !== CLOCK_ADVANCE_DAYS)
           problems.get(accounts)!.push(`cycle ${cycle}: ${advance.days} days closed`);
+        // Every open account accrued every closed date, and a month's end posted each one's interest.
+        const [interest] = (
+          await ctx.benchPool.query<{ accruals: number; postings: number; monthEnds: number }>(INTEREST_SQL, [
+            environment,
+          ])
+        ).rows;
+        advance.monthEnds = interest?.monthEnds ?? 0;
+        if (interest?.accruals !== accounts * advance.days)
+          problems.get(accounts)!.push(`cycle ${cycle}: ${interest?.accruals} accruals of ${accounts * advance.days}`);
+        if (interest?.postings !== accounts * (interest?.monthEnds ?? 0))
+          problems
+            .get(accounts)!
+            .push(
+              `cycle ${cycle}: ${interest?.postings} interest postings of ${accounts * (interest?.monthEnds ?? 0)}`,
+            );
       }
     }
   } finally {
@@ -169,7 +224,7 @@ export async function runClockAdvance(
         runs: runs.get(accounts)!,
         check:
           found.length === 0
-            ? `ok: every run closed 30 days and changed what was due (${due})`
+            ? `ok: every run closed 30 days, changed what was due (${due}), accrued every account's interest each day and posted it at the month's end`
             : `MISMATCH: ${found.join('; ')}`,
       };
     }),
@@ -278,6 +333,24 @@ export function renderClockAdvance(report: ClockAdvanceReport): string[] {
         `${size.perAccountDay.ratio?.toFixed(2) ?? '–'} (${range(size.perAccountDay.interval, 2)}) | ` +
         `${cpu(size.cpu((r) => r.serverCpuUs))} | ${cpu(size.cpu((r) => r.postgresCpuUs))} | ${size.check} |`,
     );
+  const stepped = sizes.filter((size) => size.runs.every((run) => run.stepSeconds));
+  if (stepped.length > 0) {
+    lines.push(
+      '',
+      "The interest steps alone, from the end of day's step records (median of the runs): `interest-accrual` per account-day, `interest-posting` per account and month end closed.",
+      '',
+      '| accounts | interest-accrual µs per account-day | interest-posting µs per account and month end |',
+      '|--:|--:|--:|',
+    );
+    for (const size of stepped) {
+      const us = (run: ClockAdvanceRun, step: string) => (run.stepSeconds![step] ?? 0) * 1e6;
+      const accrual = median(size.runs.map((run) => us(run, 'interest-accrual') / (size.accounts * run.days)));
+      const posting = median(
+        size.runs.map((run) => us(run, 'interest-posting') / (size.accounts * Math.max(1, run.monthEnds ?? 1))),
+      );
+      lines.push(`| ${n(size.accounts)} | ${accrual.toFixed(2)} | ${posting.toFixed(1)} |`);
+    }
+  }
   const row = clockLinearityRow(report);
   lines.push(
     '',

@@ -56,6 +56,25 @@ describe('the clock-advance scenario', () => {
     expect(clockLinearityRow(report([30, 40, 50])).met).toBe(false);
   });
 
+  it("shows the interest steps' own time per account-day and per account posted, from the step records", () => {
+    const stepped = report([36, 39.6, 32.4]);
+    for (const size of stepped.sizes)
+      size.runs = size.runs.map((r) => ({
+        ...r,
+        monthEnds: 1,
+        // 3 µs per account-day of accrual, 50 µs per account of the month end's posting.
+        stepSeconds: {
+          'interest-accrual': (size.accounts * 30 * 3) / 1e6,
+          'interest-posting': (size.accounts * 50) / 1e6,
+        },
+      }));
+    const lines = renderClockAdvance(stepped);
+    expect(lines).toContain('| 1,000 | 3.00 | 50.0 |');
+    expect(lines).toContain('| 10,000 | 3.00 | 50.0 |');
+    // Runs stored before the step records were kept show no such table.
+    expect(renderClockAdvance(report([36, 39.6, 32.4])).some((line) => line.includes('interest-accrual'))).toBe(false);
+  });
+
   it("is a row of docs/performance.md's figures when a run is stored", () => {
     const bench = {
       startedAt: '2026-12-02T00:00:00.000Z',
