@@ -133,8 +133,12 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
   const [addAccountNote, accountResult] = useMutation(AddAccountNote);
   const result = record.kind === 'customer' ? customerResult : accountResult;
   const [added, setAdded] = useState(false);
+  // The text on screen was added and not edited since. A press between the answer and React's render of the
+  // cleared field (a double press's second, on a busy machine) would otherwise send that text again under a new key.
+  const addedUnedited = useRef(false);
   const edit = (value: string) => {
     key.current = null;
+    addedUnedited.current = false;
     setAdded(false);
     setText(value);
   };
@@ -142,7 +146,7 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
   const sending = useRef(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (sending.current) return;
+    if (sending.current || addedUnedited.current) return;
     sending.current = true;
     key.current ??= newIdempotencyKey();
     const sentKey = key.current;
@@ -157,6 +161,7 @@ function AddNote({ record, onAdded }: { record: NotedRecord; onAdded(): void }) 
         if (!answer.data || key.current !== sentKey) return;
         setText('');
         key.current = null;
+        addedUnedited.current = true;
         setAdded(true);
         onAdded();
       })
