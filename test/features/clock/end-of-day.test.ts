@@ -7,6 +7,7 @@ import { IdempotentCreation } from '../../../src/features/idempotency/index.js';
 import { holdExpiryStep, LedgerService } from '../../../src/features/ledger/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
+import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
 import { ledgerViolations } from '../../support/ledger-invariants.js';
@@ -114,20 +115,7 @@ describe('the end of day, exactly once', () => {
     const holds = await accountWithHolds(environment, 8);
     const since = await twoDaysPass(environment);
     // A ledger whose fourth void never happens: the process stops there, as if killed mid-step.
-    let voids = 0;
-    const crashing: Stores = {
-      ...stores,
-      ledger: new Proxy(stores.ledger, {
-        get(target, property, receiver) {
-          if (property === 'settleHold')
-            return (...args: Parameters<Stores['ledger']['settleHold']>) => {
-              if (++voids === 4) throw new Error('the process stops here');
-              return target.settleHold(...args);
-            };
-          return Reflect.get(target, property, receiver) as unknown;
-        },
-      }),
-    };
+    const crashing: Stores = { ...stores, ledger: stopsAtCall(stores.ledger, 'settleHold', 4) };
     const creation = new IdempotentCreation(stores.idempotency, h.cipher, 3600_000);
     const crashingLedger = new LedgerService(crashing, creation, h.services.clock);
     const failures: string[] = [];

@@ -5,6 +5,7 @@ import { businessDateOf, EndOfDayService, endOfDate, endOfDayRequestId } from '.
 import { InterestService, interestAccrualStep, interestPostingStep } from '../../../src/features/interest/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
+import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
 import { ledgerViolations } from '../../support/ledger-invariants.js';
@@ -513,20 +514,7 @@ describe('interest posting, resumed and deferred', () => {
       accountIds.push(accountId);
     }
     // A store whose third posting never happens: the process stops there, as if killed mid-step.
-    let postings = 0;
-    const crashing: Stores = {
-      ...stores,
-      interest: new Proxy(stores.interest, {
-        get(target, property, receiver) {
-          if (property === 'postPeriod')
-            return (...args: Parameters<Stores['interest']['postPeriod']>) => {
-              if (++postings === 3) throw new Error('the process stops here');
-              return target.postPeriod(...args);
-            };
-          return Reflect.get(target, property, receiver) as unknown;
-        },
-      }),
-    };
+    const crashing: Stores = { ...stores, interest: stopsAtCall(stores.interest, 'postPeriod', 3) };
     const doomedInterest = new InterestService(crashing, h.services.clock);
     const doomed = new EndOfDayService(stores, h.services.clock, { timeZones: {}, leaseMs: 60_000 }, [
       interestAccrualStep(doomedInterest),
