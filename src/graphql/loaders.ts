@@ -12,6 +12,7 @@ import type { DomainEvent } from '../features/events/index.js';
 import type { Note } from '../features/notes/index.js';
 import type { RevealedAccountNumber } from '../features/account-numbers/index.js';
 import type { Product } from '../features/products/index.js';
+import type { InterestSummary } from '../features/interest/index.js';
 import type { Page } from '../domain/pagination.js';
 
 /**
@@ -62,6 +63,8 @@ export interface Loaders {
   accountNumbers: DataLoader<string, RevealedAccountNumber[]>;
   /** `Account.product` of every account of the response in one statement (products:read checked once per batch). */
   productByCode: DataLoader<string, Product | null>;
+  /** `Account.interest` of every account of the response in one statement (docs/adr/0113); null: no interest product. */
+  interestOf: DataLoader<string, InterestSummary | null>;
   /** `Account.accountNumberLast4` of every account of the response in one statement. */
   accountNumberLast4: DataLoader<string, string | null>;
 }
@@ -170,6 +173,10 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
       { cacheKeyFn: (id) => id.toLowerCase() },
     ),
     productByCode: new DataLoader<string, Product | null>((codes) => services.products.getMany(caller, codes)),
+    // The domain checks accounts:read once per batch.
+    interestOf: new DataLoader<string, InterestSummary | null>((ids) => services.interest.summariesOf(caller, ids), {
+      cacheKeyFn: (id) => id.toLowerCase(),
+    }),
     accountNumberLast4: new DataLoader<string, string | null>(
       (ids) => services.accountNumbers.last4OfMany(caller, ids),
       { cacheKeyFn: (id) => id.toLowerCase() },

@@ -7,7 +7,7 @@ import type { Caller } from '../../domain/caller.js';
 import { type EnvironmentTime, realTime } from '../../domain/environment-clock.js';
 import { accountNotFound, interestNotApplicable } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import { annualPercentageYield, type InterestSummary, isMonthEnd } from './interest.js';
+import { annualPercentageYield, type InterestState, type InterestSummary, isMonthEnd } from './interest.js';
 import type { InterestDay, InterestStore } from './ports.js';
 
 /** Accounts one statement of a step handles at most; the step runs batches until one finds none. */
@@ -69,19 +69,33 @@ export class InterestService {
     return this.summaryOf(caller, accountId);
   }
 
-  /** The summary for an account already read (GraphQL's field); the caller's scope is checked by the field. */
-  async summaryOf(caller: Caller, accountId: string): Promise<InterestSummary> {
+  /**
+   * `Account.interest` of a response's accounts in one statement (a per-request loader): null for an account on no
+   * product with interest or not found. accounts:read is checked once for the batch.
+   */
+  async summariesOf(caller: Caller, accountIds: readonly string[]): Promise<(InterestSummary | null)[]> {
+    authorize(caller, 'accounts:read');
+    const ids = accountIds.map((id) => id.toLowerCase());
+    const valid = [...new Set(ids.filter(isRecordId))];
+    const states = valid.length > 0 ? await this.statesOf(caller.environment, valid) : new Map();
+    return ids.map((id) => {
+      const state = states.get(id);
+      return state === undefined || state === 'no-interest' ? null : summaryFrom(state);
+    });
+  }
+
+  private async summaryOf(caller: Caller, accountId: string): Promise<InterestSummary> {
     if (!isRecordId(accountId)) throw accountNotFound();
-    const environment = caller.environment;
-    const businessDate = businessDateOf(await this.clock.now(environment), this.timeZoneOf(environment));
-    const state = await this.stores.interest.state(environment, accountId.toLowerCase(), businessDate);
-    if (state === null) throw accountNotFound();
+    const id = accountId.toLowerCase();
+    const state = (await this.statesOf(caller.environment, [id])).get(id);
+    if (state === undefined) throw accountNotFound();
     if (state === 'no-interest') throw interestNotApplicable();
-    const { dayCount, compounding, posting: _posting, ...summary } = state;
-    return {
-      ...summary,
-      annualPercentageYield: annualPercentageYield(state.annualRate, compounding, dayCount),
-    };
+    return summaryFrom(state);
+  }
+
+  private async statesOf(environment: string, accountIds: readonly string[]) {
+    const businessDate = businessDateOf(await this.clock.now(environment), this.timeZoneOf(environment));
+    return this.stores.interest.states(environment, accountIds, businessDate);
   }
 
   private dayOf(day: EndOfDayContext, limit: number): InterestDay {
@@ -108,6 +122,12 @@ export class InterestService {
       changedFields: ['amount'],
     };
   }
+}
+
+/** What an account's interest state answers: its figures and the APY its rate, compounding and day count give. */
+function summaryFrom(state: InterestState): InterestSummary {
+  const { dayCount, compounding, posting: _posting, ...summary } = state;
+  return { ...summary, annualPercentageYield: annualPercentageYield(state.annualRate, compounding, dayCount) };
 }
 
 /**

@@ -66,8 +66,8 @@ SELECT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x
 INSERT INTO interest_postings (account_id, period_end, environment, accrued, posted, residue, outcome, transaction_id)
      VALUES ($1::uuid, $3::date, $2::varchar, $4::numeric, $5::numeric, $4::numeric - $5::numeric, $6::varchar, $7::uuid)
 
--- cas_interest_state
-SELECT a.product_code AS "productCode", p.day_count AS "dayCount", p.compounding, p.posting,
+-- cas_interest_states
+SELECT a.id::text AS "accountId", a.product_code AS "productCode", p.day_count AS "dayCount", p.compounding, p.posting,
             trim_scale(coalesce(r.annual_rate,
          (SELECT (t ->> 'annualRate')::numeric FROM jsonb_array_elements(r.tiers) t
           WHERE (t ->> 'minimumBalance')::numeric <= a.amount ORDER BY (t ->> 'minimumBalance')::numeric DESC LIMIT 1), 0))::text AS "annualRate",
@@ -84,4 +84,4 @@ SELECT a.product_code AS "productCode", p.day_count AS "dayCount", p.compounding
          ORDER BY r.effective_from DESC LIMIT 1) r ON true LEFT JOIN LATERAL (
          SELECT x.period_end, x.residue FROM interest_postings x WHERE x.account_id = a.id AND x.period_end < 'infinity'::date
          ORDER BY x.period_end DESC LIMIT 1) lp ON true
-     WHERE a.id = $2::uuid AND a.environment = $1::varchar
+     WHERE a.id = ANY($2::uuid[]) AND a.environment = $1::varchar

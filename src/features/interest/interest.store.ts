@@ -108,10 +108,11 @@ const SQL = {
     `INSERT INTO interest_postings (account_id, period_end, environment, accrued, posted, residue, outcome, transaction_id)
      VALUES ($1::uuid, $3::date, $2::varchar, $4::numeric, $5::numeric, $4::numeric - $5::numeric, $6::varchar, $7::uuid)`,
   ),
-  // $1 environment, $2 account, $3 the business date. The rate is the one in force on the date for the posted balance.
-  state: statement(
-    'interest_state',
-    `SELECT a.product_code AS "productCode", p.day_count AS "dayCount", p.compounding, p.posting,
+  // $1 environment, $2 the accounts, $3 the business date. The rate is the one in force on the date for the posted
+  // balance. One row per account found (a response's accounts in one statement: GraphQL's Account.interest).
+  states: statement(
+    'interest_states',
+    `SELECT a.id::text AS "accountId", a.product_code AS "productCode", p.day_count AS "dayCount", p.compounding, p.posting,
             trim_scale(${RATE_FOR('a.amount')})::text AS "annualRate",
             trim_scale(coalesce(lp.residue, 0) + ${ACCRUED_SINCE_POSTING("'infinity'::date")})::text AS "accruedUnpaid",
             (SELECT to_char(max(i.business_date), 'YYYY-MM-DD') FROM interest_accruals i WHERE i.account_id = a.id) AS "lastAccrualDate",
@@ -121,7 +122,7 @@ const SQL = {
             p.day_count IS NOT NULL AS "hasInterest"
      FROM accounts a LEFT JOIN products p ON p.environment = a.environment AND p.code = a.product_code
      ${RATE_ON('$3::date')} ${LAST_POSTING_BEFORE("'infinity'::date")}
-     WHERE a.id = $2::uuid AND a.environment = $1::varchar`,
+     WHERE a.id = ANY($2::uuid[]) AND a.environment = $1::varchar`,
   ),
 };
 
@@ -216,19 +217,18 @@ export class PrismaInterestStore implements InterestStore {
     return { outcome: 'posted', posted: amount, transactionId: request.creditEntryId };
   }
 
-  async state(
+  async states(
     environment: string,
-    accountId: string,
+    accountIds: readonly string[],
     businessDate: string,
-  ): Promise<InterestState | 'no-interest' | null> {
-    const [row] = await queryRows<InterestState & { hasInterest: boolean }>(this.prisma, SQL.state, [
+  ): Promise<Map<string, InterestState | 'no-interest'>> {
+    const rows = await queryRows<InterestState & { accountId: string; hasInterest: boolean }>(this.prisma, SQL.states, [
       environment,
-      accountId,
+      [...accountIds],
       businessDate,
     ]);
-    if (!row) return null;
-    if (!row.hasInterest) return 'no-interest';
-    const { hasInterest: _hasInterest, ...state } = row;
-    return state;
+    return new Map(
+      rows.map(({ accountId, hasInterest, ...state }) => [accountId, hasInterest ? state : 'no-interest'] as const),
+    );
   }
 }

@@ -58,6 +58,13 @@ export interface InterestStore {
    * (the ledger's own posting statement, in this store's transaction), and records it once per (account, period end).
    */
   postPeriod(request: InterestPostingRequest): Promise<InterestPostingOutcome>;
-  /** The account's interest as of `businessDate`; null: no such account; `product: null`: it has no interest product. */
-  state(environment: string, accountId: string, businessDate: string): Promise<InterestState | 'no-interest' | null>;
+  /**
+   * The accounts' interest as of `businessDate`, by lower-case account id, in one statement; an account the
+   * environment does not have is absent, one on no product with interest is 'no-interest'.
+   */
+  states(
+    environment: string,
+    accountIds: readonly string[],
+    businessDate: string,
+  ): Promise<Map<string, InterestState | 'no-interest'>>;
 }

@@ -129,4 +129,56 @@ describe("an account's interest", () => {
       'INTEREST_NOT_APPLICABLE',
     );
   });
+  it("reads the interest of a customer's accounts in one statement, however many accounts (no N+1)", async () => {
+    const product = {
+      code: 'LOADER_SAVINGS',
+      name: 'Loader savings',
+      accountType: 'SAVINGS',
+      currency: 'USD',
+      interest: {
+        annualRate: '0.02',
+        dayCount: 'ACTUAL_365',
+        balanceBasis: 'END_OF_DAY',
+        compounding: 'DAILY',
+        posting: 'MONTHLY',
+      },
+    };
+    expectSuccess(await service.call('POST', '/sandbox/product', { body: product }), 'account', 201);
+    const NESTED = 'query($id: ID!) { customer(customerId: $id) { accounts { name interest { annualRate } } } }';
+    const statementsFor = async (onProduct: number) => {
+      const { customerId } = await createCustomer(service);
+      const open = async (name: string, productCode?: string) =>
+        expectSuccess(
+          await service.call('POST', '/sandbox/account', {
+            body: {
+              associatedCustomerIds: [customerId],
+              name,
+              currency: 'USD',
+              type: 'SAVINGS',
+              ...(productCode && { productCode }),
+            },
+          }),
+          'account',
+          201,
+        );
+      for (let i = 0; i < onProduct; i++) await open(`Savings ${i}`, 'LOADER_SAVINGS');
+      await open('Plain');
+      service.statements.count = 0;
+      const read = await graphql(service, NESTED, { id: customerId });
+      const statements = service.statements.count;
+      expect(read.json.errors, read.text).toBeUndefined();
+      const byName = Object.fromEntries(
+        read.json.data.customer.accounts.map((account: { name: string; interest: unknown }) => [
+          account.name,
+          account.interest,
+        ]),
+      );
+      expect(byName).toEqual({
+        Plain: null,
+        ...Object.fromEntries(Array.from({ length: onProduct }, (_, i) => [`Savings ${i}`, { annualRate: '0.02' }])),
+      });
+      return statements;
+    };
+    expect(await statementsFor(4)).toBe(await statementsFor(1));
+  });
 });
