@@ -283,9 +283,13 @@ describe('the console’s review queue', () => {
       const listed = async () => (await list.locator('code').allInnerTexts()).map((text) => text.trim());
       const seen = await listed();
       const pager = page.getByRole('navigation', { name: 'Review queue pages' });
-      while (await pager.getByRole('button', { name: 'Next page' }).isEnabled()) {
+      const next = pager.getByRole('button', { name: 'Next page' });
+      // 21 in review, 20 a page: the first page offers the next. Waited for, not read once: in a CI run the loop
+      // below read the button disabled while the first page showed 20, and ended there.
+      await expect.poll(() => next.isEnabled()).toBe(true);
+      while (await next.isEnabled()) {
         const before = (await listed())[0];
-        await pager.getByRole('button', { name: 'Next page' }).click();
+        await next.click();
         await expect.poll(async () => (await listed())[0]).not.toBe(before);
         seen.push(...(await listed()));
       }
