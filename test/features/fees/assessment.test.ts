@@ -232,6 +232,53 @@ describe('which accounts are assessed', () => {
     expect(await ledgerViolations(h.pool)).toEqual([]);
   });
 
+  it("interest credits and fees posted late count on their own month's last day", async () => {
+    const environment = 'fees-interest';
+    const start = await today(environment);
+    const caller = h.caller(environment);
+    await h.services.products.create(caller, {
+      code: 'EARNING_CHECKING',
+      name: 'Earning checking',
+      accountType: 'CHECKING',
+      currency: 'USD',
+      interest: {
+        annualRate: '0.05',
+        dayCount: 'ACTUAL_365',
+        balanceBasis: 'END_OF_DAY',
+        compounding: 'DAILY',
+        posting: 'MONTHLY',
+      },
+      fees: { monthlyMaintenance: { amount: '1', waivedAtMinimumDailyBalance: '1000.01' } },
+    });
+    const accountId = await accountOn(environment, 'EARNING_CHECKING', 1000);
+    const firstEnd = monthEndFrom(start);
+    const secondEnd = monthEndFrom(nextDay(firstEnd));
+    // One advance over both month ends: every end of day runs after the clock moved, so the first month's interest
+    // credit and fee are posted (posted_at) after the second month is over.
+    expect((await passThrough(environment, secondEnd, start)).failed).toBeNull();
+    const { rows: interest } = await h.pool.query<{ periodEnd: string; posted: string }>(
+      `SELECT to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", trim_scale(posted)::text AS posted
+       FROM interest_postings WHERE account_id = $1 ORDER BY period_end`,
+      [accountId],
+    );
+    expect(interest.map((row) => row.periodEnd)).toEqual([firstEnd, secondEnd]);
+    const firstInterest = Math.round(Number(interest[0]!.posted) * 100);
+    expect(firstInterest).toBeGreaterThan(0);
+    const { rows } = await h.pool.query<{ month: string; minimum: string; outcome: string }>(
+      `SELECT to_char(month, 'YYYY-MM') AS month, trim_scale(minimum_daily_balance)::text AS minimum, outcome
+       FROM maintenance_fee_assessments WHERE account_id = $1 ORDER BY month`,
+      [accountId],
+    );
+    // The first month: 1000 every day (its interest joins the balance on its last day only): charged. The second: the
+    // first month's interest and fee count from the first month's end, so every day holds 1000 + interest - 1.
+    const secondMinimum = (100_000 + firstInterest - 100) / 100;
+    expect(rows).toEqual([
+      { month: firstEnd.slice(0, 7), minimum: '1000', outcome: 'CHARGED' },
+      { month: secondEnd.slice(0, 7), minimum: String(secondMinimum), outcome: 'WAIVED' },
+    ]);
+    expect(await ledgerViolations(h.pool)).toEqual([]);
+  });
+
   it("a month end caught up late is assessed on that month's own balances", async () => {
     const environment = 'fees-late';
     const start = await today(environment);
