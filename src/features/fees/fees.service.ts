@@ -6,7 +6,7 @@ import { authorize } from '../../domain/authorization.js';
 import type { Caller } from '../../domain/caller.js';
 import { accountNotFound, validationFailed } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import { type Page, pageOf, type PageQuery, readPage } from '../../domain/pagination.js';
+import { type Page, pageOf, type PageQuery, pageSize, readPage } from '../../domain/pagination.js';
 import { isMonthEnd, isWaived, type MaintenanceFeeAssessment, monthStartOf } from './fees.js';
 import { FEE_MONTH } from './fees.schemas.js';
 import type { AssessmentRequest, FeeMonth, FeeStore } from './ports.js';
@@ -93,6 +93,27 @@ export class FeeService {
       },
       (assessment) => assessment.month,
     );
+  }
+
+  /**
+   * The first page of each account's assessments (GraphQL's `fees` under a list of accounts, batched): in `accountIds`
+   * order, as `list` answers it without `after`; an empty page for an id that names no account. One statement.
+   */
+  async firstPagesOfMany(
+    caller: Caller,
+    accountIds: readonly string[],
+    first?: number,
+  ): Promise<Page<MaintenanceFeeAssessment>[]> {
+    authorize(caller, 'accounts:read');
+    const size = pageSize(first);
+    const ids = accountIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const pages = ids.length > 0 ? await this.stores.fees.newestOfMany(caller.environment, ids, size + 1) : [];
+    const byId = new Map(ids.map((id, i) => [id, pages[i]!]));
+    return accountIds.map((id) => {
+      const rows = (isRecordId(id) ? byId.get(id.toLowerCase()) : undefined) ?? [];
+      const items = rows.slice(0, size);
+      return { items, nextAfter: rows.length > size ? items.at(-1)!.month : null };
+    });
   }
 
   private audit(

@@ -58,3 +58,14 @@ SELECT a.id AS "accountId", to_char(f.month, 'YYYY-MM') AS month,
        SELECT * FROM maintenance_fee_assessments f WHERE f.account_id = a.id AND ($3::date IS NULL OR f.month < $3::date)
        ORDER BY f.month DESC LIMIT $4::int) f ON true
      WHERE a.id = $2::uuid AND a.environment = $1::varchar
+
+-- cas_fees_newest_of_many
+SELECT f.account_id AS "accountId", to_char(f.month, 'YYYY-MM') AS month,
+            trim_scale(f.minimum_daily_balance)::text AS "minimumDailyBalance", trim_scale(f.fee)::text AS fee,
+            trim_scale(f.waived_at)::text AS "waivedAtMinimumDailyBalance", f.outcome, trim_scale(f.charged)::text AS charged,
+            trim_scale(f.uncollected)::text AS uncollected, f.transaction_id AS "transactionId"
+     FROM unnest($2::uuid[]) AS r(id)
+     CROSS JOIN LATERAL (
+       SELECT * FROM maintenance_fee_assessments f WHERE f.account_id = r.id AND f.environment = $1::varchar
+       ORDER BY f.month DESC LIMIT $3::int) f
+     ORDER BY f.account_id, f.month DESC

@@ -9,6 +9,13 @@ import type { AssessmentRequest, AssessmentResult, DueAssessment, FeeMonth, FeeS
 /** When account `a` was opened by its environment's clock (before migration 20261219000000: estimated). */
 const OPENED_AT = `coalesce(a.opened_at, a.created_at + env_offset(a.environment))`;
 
+/** An assessment's answered fields, of `f`. */
+const ASSESSMENT_FIELDS = `to_char(f.month, 'YYYY-MM') AS month,
+            trim_scale(f.minimum_daily_balance)::text AS "minimumDailyBalance", trim_scale(f.fee)::text AS fee,
+            trim_scale(f.waived_at)::text AS "waivedAtMinimumDailyBalance", f.outcome, trim_scale(f.charged)::text AS charged,
+            trim_scale(f.uncollected)::text AS uncollected, f.transaction_id AS "transactionId"`;
+const ASSESSMENT_COLUMNS = `f.account_id AS "accountId", ${ASSESSMENT_FIELDS}`;
+
 const SQL = {
   // $1 environment, $2 the month's first date, $3 its last (the business date), $4 the instant the month begins, $5
   // the time zone, $6 batch. Each due account's days from its opening's date (or the month's first) to the month's
@@ -78,14 +85,22 @@ const SQL = {
   // account's row even without assessments (one row of NULLs), so that no row at all means no such account.
   list: statement(
     'fees_list_assessments',
-    `SELECT a.id AS "accountId", to_char(f.month, 'YYYY-MM') AS month,
-            trim_scale(f.minimum_daily_balance)::text AS "minimumDailyBalance", trim_scale(f.fee)::text AS fee,
-            trim_scale(f.waived_at)::text AS "waivedAtMinimumDailyBalance", f.outcome, trim_scale(f.charged)::text AS charged,
-            trim_scale(f.uncollected)::text AS uncollected, f.transaction_id AS "transactionId"
+    `SELECT a.id AS "accountId", ${ASSESSMENT_FIELDS}
      FROM accounts a LEFT JOIN LATERAL (
        SELECT * FROM maintenance_fee_assessments f WHERE f.account_id = a.id AND ($3::date IS NULL OR f.month < $3::date)
        ORDER BY f.month DESC LIMIT $4::int) f ON true
      WHERE a.id = $2::uuid AND a.environment = $1::varchar`,
+  ),
+  // The first page of each account (GraphQL's `fees` under a list of accounts): $1 environment, $2 account ids, $3 page
+  // size (one more than asked). The environment is the assessments' own column: an id of another environment has none.
+  newestOfMany: statement(
+    'fees_newest_of_many',
+    `SELECT ${ASSESSMENT_COLUMNS}
+     FROM unnest($2::uuid[]) AS r(id)
+     CROSS JOIN LATERAL (
+       SELECT * FROM maintenance_fee_assessments f WHERE f.account_id = r.id AND f.environment = $1::varchar
+       ORDER BY f.month DESC LIMIT $3::int) f
+     ORDER BY f.account_id, f.month DESC`,
   ),
 };
 
@@ -189,5 +204,20 @@ export class PrismaFeeStore implements FeeStore {
     ]);
     if (rows.length === 0) return null;
     return rows.filter((row) => row.month !== null);
+  }
+
+  async newestOfMany(
+    environment: string,
+    accountIds: readonly string[],
+    limit: number,
+  ): Promise<MaintenanceFeeAssessment[][]> {
+    const rows = await queryRows<MaintenanceFeeAssessment>(this.prisma, SQL.newestOfMany, [
+      environment,
+      accountIds,
+      limit,
+    ]);
+    const byAccount = new Map<string, MaintenanceFeeAssessment[]>();
+    for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+    return accountIds.map((id) => byAccount.get(id) ?? []);
   }
 }

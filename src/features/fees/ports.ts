@@ -66,6 +66,12 @@ export interface FeeStore {
    * credited to the environment's fee-income account by the ledger's own posting statement, and the record.
    */
   assess(request: AssessmentRequest): Promise<AssessmentResult>;
+  /** The newest `limit` assessments of each account, in `accountIds` order (none for an id of no account): one statement. */
+  newestOfMany(
+    environment: string,
+    accountIds: readonly string[],
+    limit: number,
+  ): Promise<MaintenanceFeeAssessment[][]>;
   /** The account's assessments, newest month first, those before month `after` (YYYY-MM-01); null: no such account. */
   list(environment: string, accountId: string, page: PageRequest<string>): Promise<MaintenanceFeeAssessment[] | null>;
 }

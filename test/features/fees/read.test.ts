@@ -33,8 +33,8 @@ async function product(code: string, fee: string, waivedAtMinimumDailyBalance?: 
   expectSuccess(await service.call('POST', '/sandbox/product', { body }), 'account', 201);
 }
 
-async function openAccount(productCode?: string): Promise<string> {
-  const { customerId } = await createCustomer(service);
+async function openAccount(productCode?: string, owner?: string): Promise<string> {
+  const customerId = owner ?? (await createCustomer(service)).customerId;
   const body = {
     associatedCustomerIds: [customerId],
     name: 'Checking',
@@ -240,6 +240,38 @@ describe('the monthly maintenance fee, month by month', () => {
       )
     ).rows[0]!.amount;
     expect(settlementAfter).toBe(settlementBefore);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it("a list of accounts reads its accounts' fees in one statement, whatever its length", async () => {
+    await product('FEE_BATCH', '2');
+    const one = (await createCustomer(service)).customerId;
+    const four = (await createCustomer(service)).customerId;
+    await openAccount('FEE_BATCH', one);
+    for (let i = 0; i < 4; i++) await openAccount('FEE_BATCH', four);
+    await advanceTo(nextMonth(await businessDate()));
+    const month = (
+      await service.database.pool.query<{ month: string }>(
+        "SELECT to_char(max(month), 'YYYY-MM') AS month FROM maintenance_fee_assessments WHERE environment = 'sandbox'",
+      )
+    ).rows[0]!.month;
+    const read = async (customerId: string) => {
+      service.statements.count = 0;
+      const res = await graphql(
+        service,
+        'query($id: ID!) { customer(customerId: $id) { accounts { fees(first: 5) { nodes { month outcome charged uncollected } } } } }',
+        { id: customerId },
+      );
+      expect(res.json.errors).toBeUndefined();
+      return { statements: service.statements.count, accounts: res.json.data.customer.accounts };
+    };
+    const single = await read(one);
+    const many = await read(four);
+    // Nothing was deposited: nothing fits, all of each fee is uncollected.
+    const fees = { nodes: [{ month, outcome: 'UNCOLLECTED', charged: '0', uncollected: '2' }] };
+    expect(single.accounts).toEqual([{ fees }]);
+    expect(many.accounts).toEqual([{ fees }, { fees }, { fees }, { fees }]);
+    expect(many.statements).toBe(single.statements);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
