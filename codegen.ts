@@ -52,6 +52,8 @@ const config: CodegenConfig = {
           MaskedAccountNumber: '../../features/account-numbers/index.js#MaskedAccountNumber',
           AccountNumberLookup: '../../features/account-numbers/index.js#AccountNumberLookup',
           NoteConnection: '../pagination.js#NotePage',
+          FeeAssessment: '../../features/fees/index.js#MaintenanceFeeAssessment',
+          FeeAssessmentConnection: '../pagination.js#FeeAssessmentPage',
           Product: '../../features/products/index.js#Product',
           ProductConnection: '../pagination.js#ProductPage',
           TimelineConnection: '../../features/timeline/index.js#TimelinePage',

@@ -68,4 +68,7 @@ export const AUDIT_OPERATIONS = [
   'product.rate.change',
   'account.interest.accrue',
   'account.interest.post',
+  'account.maintenance_fee.charge',
+  'account.maintenance_fee.waive',
+  'account.maintenance_fee.uncollected',
 ] as const;

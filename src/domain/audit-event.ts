@@ -89,6 +89,11 @@ export const AUDIT_OPERATIONS = [
   // account), a period's posting (resourceType transaction, resourceId the account's credit).
   'account.interest.accrue',
   'account.interest.post',
+  // The monthly maintenance fee (docs/adr/0115), principal system:end-of-day, once per account and month: charged
+  // (resourceType transaction, resourceId the account's debit), waived or uncollected (resourceType account).
+  'account.maintenance_fee.charge',
+  'account.maintenance_fee.waive',
+  'account.maintenance_fee.uncollected',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 

@@ -24,6 +24,7 @@ import { ProductService } from './products/index.js';
 import { TimelineService } from './timeline/index.js';
 import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
 import { InterestService, interestAccrualStep, interestPostingStep } from './interest/index.js';
+import { FeeService, maintenanceFeeStep } from './fees/index.js';
 import {
   DEFAULT_DORMANCY_SETTINGS,
   DormancyService,
@@ -58,6 +59,8 @@ export interface DomainServices {
   dormancy: DormancyService;
   /** Interest on deposit products: accrual, posting, an account's interest (docs/adr/0113). */
   interest: InterestService;
+  /** The monthly maintenance fee of deposit products: its month-end assessment, an account's assessments (docs/adr/0115). */
+  fees: FeeService;
   ledger: LedgerService;
   history: HistoryService;
   events: EventService;
@@ -161,9 +164,11 @@ export function createDomainServices(deps: {
     time,
     (environment) => clockOptions.timeZones[environment] ?? 'America/New_York',
   );
+  const fees = new FeeService(deps.stores, (environment) => clockOptions.timeZones[environment] ?? 'America/New_York');
   // The end of day's steps, in order (docs/adr/0102). Interest accrues after the day's holds and flags are settled (a
   // hold voided is no part of a balance anyway: interest is on the posted balance), and posts after the accrual of the
-  // period's last day. Dormancy runs after the day's other steps (an interest credit is not the customer's activity),
+  // period's last day. The maintenance fee is assessed after the month's interest is posted (that credit counts in the
+  // month's last day's balance, docs/adr/0115). Dormancy runs after the day's other steps (an interest credit is not the customer's activity),
   // then the escheatment notices (which read the activity the dormancy step left).
   const endOfDay = new EndOfDayService(
     deps.stores,
@@ -174,6 +179,7 @@ export function createDomainServices(deps: {
       flagExpiryStep(accounts),
       interestAccrualStep(interest),
       interestPostingStep(interest),
+      maintenanceFeeStep(fees),
       dormancyStep(dormancy),
       escheatmentNoticeStep(dormancy),
     ],
@@ -211,6 +217,7 @@ export function createDomainServices(deps: {
     ),
     dormancy,
     interest,
+    fees,
     history: new HistoryService(deps.stores, time, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),

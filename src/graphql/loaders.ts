@@ -10,6 +10,7 @@ import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../features/services.js';
 import type { DomainEvent } from '../features/events/index.js';
 import type { Note } from '../features/notes/index.js';
+import type { MaintenanceFeeAssessment } from '../features/fees/index.js';
 import type { RevealedAccountNumber } from '../features/account-numbers/index.js';
 import type { Product } from '../features/products/index.js';
 import type { InterestSummary } from '../features/interest/index.js';
@@ -59,6 +60,8 @@ export interface Loaders {
    * statement per record type and `first` (docs/adr/0105); a page after a cursor is read on its own.
    */
   firstNotes(subject: RecordKind, first: number | undefined): DataLoader<string, Page<Note>>;
+  /** The first page of `Account.fees` of every account of the response in one statement, per page size. */
+  firstFees(first: number | undefined): DataLoader<string, Page<MaintenanceFeeAssessment>>;
   /** `Account.accountNumbers` of every account of the response in one statement (docs/adr/0107). */
   accountNumbers: DataLoader<string, RevealedAccountNumber[]>;
   /** `Account.product` of every account of the response in one statement (products:read checked once per batch). */
@@ -98,6 +101,7 @@ const shapeOf = (keys: readonly { shape: WalkShape }[]): WalkShape =>
 export function createLoaders(services: DomainServices, caller: Caller): Loaders {
   const recentEvents = new Map<string, DataLoader<string, DomainEvent[]>>();
   const firstNotes = new Map<string, DataLoader<string, Page<Note>>>();
+  const firstFees = new Map<number | undefined, DataLoader<string, Page<MaintenanceFeeAssessment>>>();
   const walkFrom = (roots: LinkRoots, depth: number, shape: WalkShape) =>
     services.links.findLinkedFrom(caller, roots, depth, shape);
   return {
@@ -191,6 +195,18 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
           { cacheKeyFn: (id) => id.toLowerCase() },
         );
         firstNotes.set(key, loader);
+      }
+      return loader;
+    },
+    // The domain checks accounts:read and `first` once per batch; refused, every field of the batch is null with that error.
+    firstFees: (first) => {
+      let loader = firstFees.get(first);
+      if (!loader) {
+        loader = new DataLoader<string, Page<MaintenanceFeeAssessment>>(
+          (ids) => services.fees.firstPagesOfMany(caller, ids, first),
+          { cacheKeyFn: (id) => id.toLowerCase() },
+        );
+        firstFees.set(first, loader);
       }
       return loader;
     },

@@ -3,6 +3,7 @@ import type { AuditEvent } from '../domain/audit-event.js';
 import type { Customer } from '../features/customers/index.js';
 import type { Transaction } from '../features/ledger/index.js';
 import type { Note } from '../features/notes/index.js';
+import type { MaintenanceFeeAssessment } from '../features/fees/index.js';
 import type { Product } from '../features/products/index.js';
 import { validationFailed } from '../domain/errors.js';
 import { isRecordId } from '../domain/ids.js';
@@ -24,6 +25,8 @@ export type TransactionPage = Page<Transaction>;
 export type AuditPage = Page<AuditEvent>;
 /** Newest first; the cursor is the noteId itself (not encoded), as REST answers it. */
 export type NotePage = Page<Note>;
+/** Newest month first; the cursor is the month itself (YYYY-MM), as REST answers it. */
+export type FeeAssessmentPage = Page<MaintenanceFeeAssessment>;
 /** By code; the cursor is the code itself, as REST answers it. */
 export type ProductPage = Page<Product>;
 

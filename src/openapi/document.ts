@@ -1076,6 +1076,32 @@ function successExample(route: RestRoute): object {
         lastPostingDate: '2026-12-31',
         paidYearToDate: '0',
       };
+    case 'AccountFeeAssessmentPage':
+      return {
+        fees: [
+          {
+            month: '2027-01',
+            minimumDailyBalance: '400',
+            fee: '5',
+            waivedAtMinimumDailyBalance: '500',
+            outcome: 'CHARGED',
+            charged: '5',
+            uncollected: '0',
+            transactionId: EXAMPLE_IDS.transactionId,
+          },
+          {
+            month: '2026-12',
+            minimumDailyBalance: '1000',
+            fee: '5',
+            waivedAtMinimumDailyBalance: '500',
+            outcome: 'WAIVED',
+            charged: '0',
+            uncollected: '0',
+            transactionId: null,
+          },
+        ],
+        nextAfter: null,
+      };
     case 'EscheatmentPage':
       return {
         accounts: [

@@ -49,6 +49,7 @@ import {
 import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import { escheatmentQuery, presentEscheatmentPage } from '../features/dormancy/index.js';
 import { presentInterest } from '../features/interest/index.js';
+import { listFeesQuery, presentFeeAssessmentPage } from '../features/fees/index.js';
 import {
   listNotesQuery,
   presentAccountNote,
@@ -203,6 +204,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     lifecycle,
     dormancy,
     interest,
+    fees,
     clock,
     endOfDay,
   } = deps.services;
@@ -438,6 +440,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       ok(accountAnswer(caller, await dormancy.reactivate(caller, params.accountId!, body))),
     getAccountInterest: async ({ caller, params }) =>
       ok(presentInterest(await interest.summary(caller, params.accountId!))),
+    listAccountFees: async ({ caller, params, query }) =>
+      ok(presentFeeAssessmentPage(await fees.list(caller, params.accountId!, listFeesQuery(caller, query)))),
     listEscheatment: async ({ caller, query }) =>
       ok(presentEscheatmentPage(await dormancy.escheatment(caller, escheatmentQuery(caller, query)))),
     archiveCustomer: async ({ caller, params, body }) =>

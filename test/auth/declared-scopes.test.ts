@@ -350,6 +350,7 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     const res = await ok(service.call('POST', '/sandbox/account', { body }), 'account on a product');
     return { params: { accountId: res.json.data.accountId } };
   },
+  listAccountFees: async () => ({ params: { accountId: await fixtures.account() }, query: { limit: '5' } }),
   listAccountNumbers: async () => ({ params: { accountId: await fixtures.account() } }),
   addAccountNumber: async () => ({ params: { accountId: await fixtures.account() }, body: {} }),
   updateAccountNumber: async () => {

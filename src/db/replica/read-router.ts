@@ -98,6 +98,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   dormancy: {},
   // An account's interest is read on the primary, where the end of day writes its accruals and postings (docs/adr/0113).
   interest: {},
+  // An account's fee assessments too, where the end of day's maintenance-fee step writes them (docs/adr/0115).
+  fees: {},
 };
 
 /**

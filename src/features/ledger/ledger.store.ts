@@ -59,8 +59,8 @@ const TRANSACTION_EVENTS = eventInsert('$1::varchar', '(SELECT * FROM entries WH
 /**
  * The columns every legs CTE provides: entry_id, account_id (NULL: an internal account), type, amount, currency, reverses,
  * external_id, metadata (the client's, for the customer-account legs only), n, purpose (the internal account's: SETTLEMENT,
- * in ledger_settlement_accounts, or INTEREST_EXPENSE, in ledger_internal_accounts, docs/adr/0113; NULL on a customer
- * account's leg).
+ * in ledger_settlement_accounts, or INTEREST_EXPENSE / FEE_INCOME, in ledger_internal_accounts, docs/adr/0113 and 0115;
+ * NULL on a customer account's leg).
  */
 interface LegsSource {
   /** WITH queries ending in one named `legs`. */
@@ -300,7 +300,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
  * client's externalId, $13 its metadata (both NULL when not given), $14 whether a client asked for it through the
  * transaction or transfer API (false: the bank's own posting, e.g. interest, fees, a closing disbursement), $15 the
  * environment's time zone (its business date counts a product's withdrawal limits, docs/adr/0114), $16 the internal
- * account the leg without an account books against (SETTLEMENT or INTEREST_EXPENSE). A client's transaction is its
+ * account the leg without an account books against (SETTLEMENT, INTEREST_EXPENSE or FEE_INCOME). A client's transaction is its
  * account's activity; of a client's transfer ($3 set), only the debited side is (an incoming transfer is not the
  * receiving customer's act: docs/adr/0109).
  */

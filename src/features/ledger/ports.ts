@@ -48,14 +48,15 @@ export interface NewPosting {
   timeZone?: string;
   /**
    * Which of the environment's internal accounts of the currency the leg without an account books against: the
-   * settlement account (money entering or leaving the bank; the default) or the interest-expense account (interest
-   * paid, docs/adr/0113: a row of ledger_internal_accounts). Both are the bank's side, so the balances still sum to zero.
+   * settlement account (money entering or leaving the bank; the default), the interest-expense account (interest
+   * paid, docs/adr/0113) or the fee-income account (fees charged, docs/adr/0115), rows of ledger_internal_accounts. All
+   * are the bank's side, so the balances still sum to zero.
    */
   internalAccount?: InternalAccount;
 }
 
 /** The environment's internal accounts, one of each per currency (the settlement account; ledger_internal_accounts.purpose). */
-export type InternalAccount = 'SETTLEMENT' | 'INTEREST_EXPENSE';
+export type InternalAccount = 'SETTLEMENT' | 'INTEREST_EXPENSE' | 'FEE_INCOME';
 
 /** What the transaction list matches (src/features/ledger/ledger.schemas.ts), amounts as exact decimal text. */
 export interface TransactionFilter {

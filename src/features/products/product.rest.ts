@@ -54,7 +54,7 @@ export const PRODUCTS_ROUTES = [
       'rates are decimal strings, 0 ≤ rate < 1, at most 6 decimals; `dayCount`, `balanceBasis`, `compounding`, `posting`), `fees`, ' +
       '`minimumOpeningDeposit`, `minimumBalance` and `limits` (amounts in the currency, as the ledger checks them). With interest, the ' +
       "rate is in force from the environment's business date. Nothing about a product changes afterwards but its rate " +
-      '(`POST …/product/{code}/rate`): a new version is a new code. Stored and answered, not yet applied: interest accrual and posting, fees, ' +
+      '(`POST …/product/{code}/rate`): a new version is a new code. Applied to its accounts: interest accrual and posting, the monthly maintenance fee, ' +
       'the minimums and the limits (docs/products.md). Audited (`product.create`); event `product.created`.',
     scope: 'products:write',
     requestBody: { schema: createProductSchema, component: 'CreateProductRequest', example: CREATE_EXAMPLE },

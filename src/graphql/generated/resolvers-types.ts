@@ -4,12 +4,13 @@ import type { CustomerParent as CustomerParentModel, AccountParent as AccountPar
 import type { AccountRelationship as AccountRelationshipModel } from '../../features/accounts/index.js';
 import type { BeneficialOwner as BeneficialOwnerModel, BusinessOwnership as BusinessOwnershipModel } from '../../features/businesses/index.js';
 import type { Verification as VerificationModel, VerificationCheck as VerificationCheckModel, VerificationDocument as VerificationDocumentModel } from '../../features/verification/index.js';
-import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel, NotePage as NotePageModel, ProductPage as ProductPageModel } from '../pagination.js';
+import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel, NotePage as NotePageModel, FeeAssessmentPage as FeeAssessmentPageModel, ProductPage as ProductPageModel } from '../pagination.js';
 import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
 import type { Note as NoteModel } from '../../features/notes/index.js';
 import type { RevealedAccountNumber as RevealedAccountNumberModel, MaskedAccountNumber as MaskedAccountNumberModel, AccountNumberLookup as AccountNumberLookupModel } from '../../features/account-numbers/index.js';
+import type { MaintenanceFeeAssessment as MaintenanceFeeAssessmentModel } from '../../features/fees/index.js';
 import type { Product as ProductModel } from '../../features/products/index.js';
 import type { TimelinePage as TimelinePageModel, TimelineEntry as TimelineEntryModel } from '../../features/timeline/index.js';
 import type { EscheatmentItem as EscheatmentItemModel, EscheatmentItemPage as EscheatmentItemPageModel } from '../../features/dormancy/index.js';
@@ -96,6 +97,12 @@ export type Account = Node & {
   customers: Array<Customer>;
   /** Not in the contract. The client's own id for the account, unique per environment; null when unset. */
   externalId: Maybe<Scalars['String']['output']>;
+  /**
+   * Not in the contract. The account's monthly maintenance fee assessments (docs/products.md#fees), newest month first,
+   * a page at a time: REST's `GET /{environment}/account/{accountId}/fees`. Empty for an account on no product with a
+   * fee. VALIDATION_FAILED when `first` is outside 1 to 100 or `after` is not a month (YYYY-MM).
+   */
+  fees: Maybe<FeeAssessmentConnection>;
   /**
    * The flags the account carries, each with why, when and by whom it was set and when it lifts itself (REST:
    * `GET /{environment}/account/{accountId}/flags`).
@@ -193,6 +200,17 @@ export type AccountBalanceHistoryArgs = {
   from: Scalars['String']['input'];
   interval: BalanceInterval;
   to: Scalars['String']['input'];
+};
+
+
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
+export type AccountFeesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1176,6 +1194,56 @@ export type EventPage = {
   /** Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again). */
   nextAfter: Scalars['SafeInt']['output'];
 };
+
+/** One month's maintenance fee assessment of an account (docs/adr/0115): exact decimal strings. */
+export type FeeAssessment = {
+  __typename?: 'FeeAssessment';
+  /** Debited to the account. */
+  charged: Scalars['String']['output'];
+  /** The product's monthly maintenance fee as applied. */
+  fee: Scalars['String']['output'];
+  /** The lowest end-of-day posted balance of the month's days the account existed (holds do not count). */
+  minimumDailyBalance: Scalars['String']['output'];
+  /** The month assessed, YYYY-MM (on its last business date). */
+  month: Scalars['String']['output'];
+  /** Whether the fee was waived, charged (all or part of it), or could not be charged at all. */
+  outcome: FeeAssessmentOutcome;
+  /** The fee's transaction on the account; null when nothing was debited. */
+  transactionId: Maybe<Scalars['ID']['output']>;
+  /** What did not fit within the overdraft limit, or was refused: recorded, never debited later. */
+  uncollected: Scalars['String']['output'];
+  /** The product's waiver threshold as applied; null: the product never waives the fee. */
+  waivedAtMinimumDailyBalance: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of an account's maintenance fee assessments. */
+export type FeeAssessmentConnection = {
+  __typename?: 'FeeAssessmentConnection';
+  /** The assessments of this page, each with its cursor. */
+  edges: Array<FeeAssessmentEdge>;
+  /** The assessments of this page, without cursors. */
+  nodes: Array<FeeAssessment>;
+  /** Where this page ends and whether another (older) page follows. */
+  pageInfo: PageInfo;
+};
+
+/** An assessment in a page, with the cursor to continue after it. */
+export type FeeAssessmentEdge = {
+  __typename?: 'FeeAssessmentEdge';
+  /** Pass as `after` to continue after (older than) this assessment: its month, as REST's `nextAfter`. */
+  cursor: Scalars['String']['output'];
+  /** The assessment. */
+  node: FeeAssessment;
+};
+
+/** What a month's maintenance fee assessment did. */
+export type FeeAssessmentOutcome =
+  /** All of the fee, or what fitted within the overdraft limit, was debited. */
+  | 'CHARGED'
+  /** Nothing could be debited: no room within the overdraft limit, a frozen account, debits blocked. */
+  | 'UNCOLLECTED'
+  /** The minimum daily balance reached the product's threshold: nothing charged. */
+  | 'WAIVED';
 
 /** Whether inbound ACH debits on an account number are accepted. */
 export type InboundAchDebits =
@@ -2331,7 +2399,7 @@ export type ProductEdge = {
   node: Product;
 };
 
-/** A product's fees (not charged yet). */
+/** A product's fees, assessed by the end of day on each month's last business date (docs/products.md#fees). */
 export type ProductFees = {
   __typename?: 'ProductFees';
   /** The monthly maintenance fee. */
@@ -3477,6 +3545,10 @@ export type ResolversTypes = {
   EscheatmentPage: ResolverTypeWrapper<EscheatmentItemPageModel>;
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
+  FeeAssessment: ResolverTypeWrapper<MaintenanceFeeAssessmentModel>;
+  FeeAssessmentConnection: ResolverTypeWrapper<FeeAssessmentPageModel>;
+  FeeAssessmentEdge: ResolverTypeWrapper<Omit<FeeAssessmentEdge, 'node'> & { node: ResolversTypes['FeeAssessment'] }>;
+  FeeAssessmentOutcome: FeeAssessmentOutcome;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   InboundAchDebits: InboundAchDebits;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -3597,6 +3669,9 @@ export type ResolversParentTypes = {
   EscheatmentPage: EscheatmentItemPageModel;
   Event: DomainEventModel;
   EventPage: EventPageModel;
+  FeeAssessment: MaintenanceFeeAssessmentModel;
+  FeeAssessmentConnection: FeeAssessmentPageModel;
+  FeeAssessmentEdge: Omit<FeeAssessmentEdge, 'node'> & { node: ResolversParentTypes['FeeAssessment'] };
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   MaskedAccountNumber: MaskedAccountNumberModel;
@@ -3685,6 +3760,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   customerIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
   externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fees?: Resolver<Maybe<ResolversTypes['FeeAssessmentConnection']>, ParentType, ContextType, RequireFields<AccountFeesArgs, 'first'>>;
   flagDetails?: Resolver<Array<ResolversTypes['AccountFlagDetail']>, ParentType, ContextType>;
   flags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3959,6 +4035,28 @@ export type EventResolvers<ContextType = GraphqlContext, ParentType extends Reso
 export type EventPageResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EventPage'] = ResolversParentTypes['EventPage']> = {
   events?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
   nextAfter?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+};
+
+export type FeeAssessmentResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['FeeAssessment'] = ResolversParentTypes['FeeAssessment']> = {
+  charged?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fee?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  minimumDailyBalance?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  month?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['FeeAssessmentOutcome'], ParentType, ContextType>;
+  transactionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  uncollected?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  waivedAtMinimumDailyBalance?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type FeeAssessmentConnectionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['FeeAssessmentConnection'] = ResolversParentTypes['FeeAssessmentConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['FeeAssessmentEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['FeeAssessment']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type FeeAssessmentEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['FeeAssessmentEdge'] = ResolversParentTypes['FeeAssessmentEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['FeeAssessment'], ParentType, ContextType>;
 };
 
 export type MaskedAccountNumberResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['MaskedAccountNumber'] = ResolversParentTypes['MaskedAccountNumber']> = {
@@ -4374,6 +4472,9 @@ export type Resolvers<ContextType = GraphqlContext> = {
   EscheatmentPage?: EscheatmentPageResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
+  FeeAssessment?: FeeAssessmentResolvers<ContextType>;
+  FeeAssessmentConnection?: FeeAssessmentConnectionResolvers<ContextType>;
+  FeeAssessmentEdge?: FeeAssessmentEdgeResolvers<ContextType>;
   MaskedAccountNumber?: MaskedAccountNumberResolvers<ContextType>;
   Metadata?: GraphQLScalarType;
   MonthlyMaintenanceFee?: MonthlyMaintenanceFeeResolvers<ContextType>;

@@ -40,6 +40,7 @@ describe('the clock over GraphQL', () => {
         { step: 'flag-expiry', status: 'COMPLETED', records: 0, error: null },
         { step: 'interest-accrual', status: 'COMPLETED', records: 0, error: null },
         { step: 'interest-posting', status: 'COMPLETED', records: 0, error: null },
+        { step: 'maintenance-fee', status: 'COMPLETED', records: 0, error: null },
         { step: 'dormancy', status: 'COMPLETED', records: 0, error: null },
         { step: 'escheatment-notice', status: 'COMPLETED', records: 0, error: null },
       ],

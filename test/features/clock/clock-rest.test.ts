@@ -73,6 +73,7 @@ describe('POST /{environment}/clock/advance', () => {
       'flag-expiry',
       'interest-accrual',
       'interest-posting',
+      'maintenance-fee',
       'dormancy',
       'escheatment-notice',
     ]);

@@ -1293,6 +1293,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/{accountId}/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's maintenance fee assessments
+         * @description Not in the contract. The monthly maintenance fee assessments of an account on a deposit product with a fee, one per month, newest first (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page, a month YYYY-MM): the month's minimum daily balance, the fee and waiver threshold applied, whether it was waived, what was charged and what did not fit within the overdraft limit. The end of day assesses each month on its last business date (docs/products.md#fees). An account on no product with a fee has none: an empty list. Exact decimal strings.
+         *
+         *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
+         *     - `after` is not a month (YYYY-MM).
+         */
+        get: operations["listAccountFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clock": {
         parameters: {
             query?: never;
@@ -1467,7 +1493,7 @@ export interface paths {
         put?: never;
         /**
          * Define a deposit product
-         * @description Not in the contract. A product is the terms accounts are opened on: its `code` (upper snake case, unique in the environment for ever), `accountType` and `currency` (its accounts must have them), optional `interest` (a flat `annualRate` or ascending `tiers` from "0"; rates are decimal strings, 0 ≤ rate < 1, at most 6 decimals; `dayCount`, `balanceBasis`, `compounding`, `posting`), `fees`, `minimumOpeningDeposit`, `minimumBalance` and `limits` (amounts in the currency, as the ledger checks them). With interest, the rate is in force from the environment's business date. Nothing about a product changes afterwards but its rate (`POST …/product/{code}/rate`): a new version is a new code. Stored and answered, not yet applied: interest accrual and posting, fees, the minimums and the limits (docs/products.md). Audited (`product.create`); event `product.created`.
+         * @description Not in the contract. A product is the terms accounts are opened on: its `code` (upper snake case, unique in the environment for ever), `accountType` and `currency` (its accounts must have them), optional `interest` (a flat `annualRate` or ascending `tiers` from "0"; rates are decimal strings, 0 ≤ rate < 1, at most 6 decimals; `dayCount`, `balanceBasis`, `compounding`, `posting`), `fees`, `minimumOpeningDeposit`, `minimumBalance` and `limits` (amounts in the currency, as the ledger checks them). With interest, the rate is in force from the environment's business date. Nothing about a product changes afterwards but its rate (`POST …/product/{code}/rate`): a new version is a new code. Applied to its accounts: interest accrual and posting, the monthly maintenance fee, the minimums and the limits (docs/products.md). Audited (`product.create`); event `product.created`.
          *
          *     Requires the scope `products:write`.
          *
@@ -1579,7 +1605,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post" | "account.maintenance_fee.charge" | "account.maintenance_fee.waive" | "account.maintenance_fee.uncollected";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document" | "account_number" | "product";
             /**
@@ -2723,6 +2749,33 @@ export interface components {
             /** @description Interest posted in the calendar year of the environment's business date. */
             paidYearToDate: string;
         };
+        /** @description A page of an account's maintenance fee assessments. */
+        AccountFeeAssessmentPage: {
+            /** @description Newest month first. */
+            fees: {
+                /** @description The month assessed, YYYY-MM (on its last business date). */
+                month: string;
+                /** @description The lowest end-of-day posted balance of the month's days the account existed (holds do not count). */
+                minimumDailyBalance: string;
+                /** @description The product's monthly maintenance fee as applied. */
+                fee: string;
+                /** @description Null: the product never waives the fee. */
+                waivedAtMinimumDailyBalance: string | null;
+                /**
+                 * @description WAIVED: nothing charged. CHARGED: all or part of the fee debited. UNCOLLECTED: nothing could be debited (no room within the overdraft limit, a frozen account, debits blocked).
+                 * @enum {string}
+                 */
+                outcome: "WAIVED" | "CHARGED" | "UNCOLLECTED";
+                /** @description Debited to the account. */
+                charged: string;
+                /** @description What did not fit within the overdraft limit, or was refused: recorded, never debited later. */
+                uncollected: string;
+                /** @description The fee's transaction on the account; null when nothing was debited. */
+                transactionId: string | null;
+            }[];
+            /** @description Pass as `after` for the next (older) page: a month, YYYY-MM; null on the last page. */
+            nextAfter: string | null;
+        };
         /** @description An environment's clock. */
         Clock: {
             /**
@@ -3518,6 +3571,15 @@ export interface components {
         /** @description Success on the account endpoints. */
         AccountInterestResponse: {
             data: components["schemas"]["AccountInterest"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountFeeAssessmentPageResponse: {
+            data: components["schemas"]["AccountFeeAssessmentPage"];
             /** @constant */
             success: true;
             error: null;
@@ -9675,7 +9737,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post" | "account.maintenance_fee.charge" | "account.maintenance_fee.waive" | "account.maintenance_fee.uncollected";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -10455,6 +10517,84 @@ export interface operations {
             403: components["responses"]["AccountForbidden"];
             404: components["responses"]["AccountNotFound"];
             422: components["responses"]["AccountUnprocessableContent_getAccountInterest"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    listAccountFees: {
+        parameters: {
+            query?: {
+                /** @description limit Example: `12`. */
+                limit?: string;
+                /** @description The `nextAfter` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of assessments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fees": [
+                     *           {
+                     *             "month": "2027-01",
+                     *             "minimumDailyBalance": "400",
+                     *             "fee": "5",
+                     *             "waivedAtMinimumDailyBalance": "500",
+                     *             "outcome": "CHARGED",
+                     *             "charged": "5",
+                     *             "uncollected": "0",
+                     *             "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54"
+                     *           },
+                     *           {
+                     *             "month": "2026-12",
+                     *             "minimumDailyBalance": "1000",
+                     *             "fee": "5",
+                     *             "waivedAtMinimumDailyBalance": "500",
+                     *             "outcome": "WAIVED",
+                     *             "charged": "0",
+                     *             "uncollected": "0",
+                     *             "transactionId": null
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountFeeAssessmentPageResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
