@@ -68,4 +68,5 @@ export const AUDIT_OPERATIONS = [
   'product.rate.change',
   'account.interest.accrue',
   'account.interest.post',
+  'customer.tax_form.read',
 ] as const;

@@ -89,6 +89,9 @@ export const AUDIT_OPERATIONS = [
   // account), a period's posting (resourceType transaction, resourceId the account's credit).
   'account.interest.accrue',
   'account.interest.post',
+  // A customer's 1099-INT read (docs/adr/0116; resourceType customer): it shows a person's name, address and TIN's
+  // last four, so every read is on the trail, whichever surface or format asked.
+  'customer.tax_form.read',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 

@@ -13,6 +13,7 @@ import type { LinkReadModel } from './links/index.js';
 import type { LifecycleStore } from './lifecycle/index.js';
 import type { DormancyStore } from './dormancy/index.js';
 import type { InterestStore } from './interest/index.js';
+import type { TaxFormStore } from './tax-forms/index.js';
 import type { NoteStore } from './notes/index.js';
 import type { ProductStore } from './products/index.js';
 import type { TimelineStore } from './timeline/index.js';
@@ -63,6 +64,8 @@ export interface Stores {
   dormancy: DormancyStore;
   /** Interest accruals and postings (docs/adr/0113). */
   interest: InterestStore;
+  /** A customer's tax forms' reads and their audit (docs/adr/0116). */
+  taxForms: TaxFormStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

@@ -19,6 +19,7 @@ import { PrismaLinkReadModel } from './links/index.js';
 import { PrismaLifecycleStore } from './lifecycle/index.js';
 import { PrismaDormancyStore } from './dormancy/index.js';
 import { PrismaInterestStore } from './interest/index.js';
+import { PrismaTaxFormStore } from './tax-forms/index.js';
 import { PrismaNoteStore } from './notes/index.js';
 import { PrismaProductStore } from './products/index.js';
 import { PrismaTimelineStore } from './timeline/index.js';
@@ -59,6 +60,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     dormancy: withTranslatedErrors(new PrismaDormancyStore(prisma)),
     // An interest posting is the ledger's own posting statement, in the interest store's transaction.
     interest: withTranslatedErrors(interest),
+    taxForms: withTranslatedErrors(new PrismaTaxFormStore(prisma)),
     history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),

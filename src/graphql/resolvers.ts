@@ -8,6 +8,7 @@ import { customerResolvers } from '../features/customers/index.js';
 import { eventResolvers, subscriptionResolvers } from '../features/events/index.js';
 import { historyResolvers } from '../features/history/index.js';
 import { interestResolvers } from '../features/interest/index.js';
+import { taxFormResolvers } from '../features/tax-forms/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
 import { productResolvers } from '../features/products/index.js';
@@ -72,6 +73,7 @@ export const resolverMaps = [
   lifecycleResolvers,
   dormancyResolvers,
   interestResolvers,
+  taxFormResolvers,
   clockResolvers,
   webhookResolvers,
   subscriptionResolvers,

@@ -49,6 +49,7 @@ import {
 import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } from '../features/clock/index.js';
 import { escheatmentQuery, presentEscheatmentPage } from '../features/dormancy/index.js';
 import { presentInterest } from '../features/interest/index.js';
+import { form1099IntFileName, form1099IntPdfOf, presentForm1099Int } from '../features/tax-forms/index.js';
 import {
   listNotesQuery,
   presentAccountNote,
@@ -203,6 +204,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     lifecycle,
     dormancy,
     interest,
+    taxForms,
     clock,
     endOfDay,
   } = deps.services;
@@ -438,6 +440,17 @@ export function createRestRouter(deps: HttpDependencies): Router {
       ok(accountAnswer(caller, await dormancy.reactivate(caller, params.accountId!, body))),
     getAccountInterest: async ({ caller, params }) =>
       ok(presentInterest(await interest.summary(caller, params.accountId!))),
+    getCustomerTaxForm1099Int: async ({ caller, params, mediaType }) => {
+      const form = await taxForms.form1099Int(caller, params.customerId!, params.year!);
+      if (mediaType !== 'application/pdf') return ok(presentForm1099Int(form));
+      return {
+        kind: 'document',
+        contentType: 'application/pdf',
+        // Drawn by the statement PDF workers (STATEMENT_RENDERING_BUSY when they have no room); never kept.
+        body: await deps.statementPdfs.renderForm1099Int(form1099IntPdfOf(form)),
+        headers: { 'Content-Disposition': `inline; filename="${form1099IntFileName(form)}"` },
+      };
+    },
     listEscheatment: async ({ caller, query }) =>
       ok(presentEscheatmentPage(await dormancy.escheatment(caller, escheatmentQuery(caller, query)))),
     archiveCustomer: async ({ caller, params, body }) =>

@@ -12,6 +12,7 @@ import { PRODUCTS_ROUTES } from '../features/products/index.js';
 import { LIFECYCLE_ROUTES } from '../features/lifecycle/index.js';
 import { DORMANCY_ROUTES } from '../features/dormancy/index.js';
 import { INTEREST_ROUTES } from '../features/interest/index.js';
+import { TAX_FORM_ROUTES } from '../features/tax-forms/index.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
 import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
@@ -51,6 +52,7 @@ export const REST_ROUTES = [
   ...LIFECYCLE_ROUTES,
   ...DORMANCY_ROUTES,
   ...INTEREST_ROUTES,
+  ...TAX_FORM_ROUTES,
   ...CLOCK_ROUTES,
   ...ACCOUNT_NUMBERS_ROUTES,
   ...PRODUCTS_ROUTES,
