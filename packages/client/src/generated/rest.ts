@@ -746,7 +746,7 @@ export interface paths {
         };
         /**
          * An account's statement of a period
-         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods. A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 `STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.
+         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions; an account on a product adds INTEREST_EARNED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED rows) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods. A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 `STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.
          *
          *     Requires the scope `accounts:read`.
          *
@@ -2325,6 +2325,14 @@ export interface components {
                 transferId: string | null;
                 reversesTransactionId: string | null;
             }[];
+            /** @description Only for an account on a product: the interest credited in the period (its entries that are interest postings). A JSON number, exact in the ledger. */
+            interestEarned?: number;
+            /** @description Only for an account on a product: the average of the posted balance at the end of each day of the period. A JSON number, exact in the ledger. */
+            averageDailyBalance?: number;
+            /** @description Only for an account on a product: the days of the period (a part of a day counts as one). */
+            daysInPeriod?: number;
+            /** @description Only for an account on a product: Reg DD's annual percentage yield earned (12 CFR 1030.7(c), Appendix A Part II), 100 × [(1 + interestEarned / averageDailyBalance)^(365 / daysInPeriod) − 1] to two decimals, as a fraction of 1 to 4 decimals ("0.0658" is 6.58 %); null when the average balance is not positive. */
+            annualPercentageYieldEarned?: string | null;
         };
         /** @description One posted entry of the ledger: one line of the NDJSON export. */
         LedgerExportEntry: {
