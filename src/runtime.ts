@@ -215,6 +215,7 @@ export async function startService(
       reopenWindowDays: config.lifecycle.reopenWindowDays,
       dormancy: config.dormancy,
       accountNumbers: config.accountNumbers,
+      taxFormPayer: config.taxForms.payer,
       clock: {
         timeZones: config.clock.timeZones,
         adjustable: config.clock.adjustable,

@@ -71,4 +71,5 @@ export const AUDIT_OPERATIONS = [
   'account.maintenance_fee.charge',
   'account.maintenance_fee.waive',
   'account.maintenance_fee.uncollected',
+  'customer.tax_form.read',
 ] as const;

@@ -63,6 +63,10 @@ export const ERROR_TEXTS: Record<string, string> = {
     "The first posting of an account on a product, by a client, is a credit below the product's `minimumOpeningDeposit` or a debit (detail `MINIMUM_OPENING_DEPOSIT` with its `value`); nothing is posted.",
   INTEREST_NOT_APPLICABLE:
     "An account's interest asked of an account on no product, or on a product without interest (GraphQL's `Account.interest` is null instead).",
+  TAX_FORM_NOT_APPLICABLE:
+    'A 1099-INT asked for a business that gets none: a corporation or a tax-exempt organisation (exempt recipients), or one formed outside the US (no EIN) ([tax forms](../tax-forms.md)).',
+  TAX_FORM_PAYER_NOT_CONFIGURED:
+    'A 1099-INT asked of a production service without `TAX_FORM_PAYER_*`: no form is printed with a made-up payer.',
   DOCUMENT_NOT_FOUND:
     'No verification document with this id belongs to the customer in this environment (an id that is not a UUID names none).',
   DOCUMENT_TYPE_MISMATCH:

@@ -294,6 +294,27 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "Each environment's ABA routing number, answered with its account numbers and compared by `POST /{environment}/account-numbers/lookup`: `environment=123456789` entries, `*` for every other environment ([account numbers](../account-numbers.md)). Each must be 9 digits passing the ABA checksum (3-7-1), and each entry must name an environment of `ENVIRONMENTS` (or `*`), once; the service does not start otherwise (`ROUTING_NUMBER_INVALID`). Set it for every real environment.",
   },
+  TAX_FORM_PAYER_NAME: {
+    default: '`Example Sandbox Bank (not a real payer)` outside production; none in production',
+    example: '`First Example Bank, N.A.`',
+    description:
+      "The payer's name on every 1099-INT ([tax forms](../tax-forms.md)), at most 120 characters. The four `TAX_FORM_PAYER_*` are set together or not at all (the service does not start otherwise). Without them, a production service (`NODE_ENV=production`) refuses tax forms (`TAX_FORM_PAYER_NOT_CONFIGURED`, 503) rather than print a made-up payer.",
+  },
+  TAX_FORM_PAYER_ADDRESS: {
+    default: '`100 Example Street, Anytown, NY 10001` outside production',
+    example: '`1 Main Street, Springfield, IL 62701`',
+    description: "The payer's address on every 1099-INT, one line, at most 200 characters.",
+  },
+  TAX_FORM_PAYER_TIN: {
+    default: '`00-0000000` outside production (an EIN prefix never issued)',
+    example: '`12-3456789`',
+    description: "The payer's EIN (the bank's), 9 digits as `NN-NNNNNNN` or `NNNNNNNNN`; printed as `NN-NNNNNNN`.",
+  },
+  TAX_FORM_PAYER_PHONE: {
+    default: '`(555) 010-0100` outside production (a fictional number)',
+    example: '`(800) 555-0199`',
+    description: "The payer's telephone number on every 1099-INT (7–20 of digits, spaces, `+ ( ) - .`).",
+  },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: '`5000`',
     example: '`1000`',

@@ -19,6 +19,7 @@ import { commaList } from './settings.js';
 import { startupConfig, startupEnv } from './startup.js';
 import { statementPdfProblems, statementsConfig, statementsEnv } from './statements.js';
 import { staticTokenProblems } from './static-tokens.js';
+import { taxFormProblems, taxFormsConfig, taxFormsEnv } from './tax-forms.js';
 import { webhooksConfig, webhooksEnv } from './webhooks.js';
 
 export type { ConsoleOidcConfig } from './console.js';
@@ -34,7 +35,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts, account-numbers.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts, clock.ts, lifecycle.ts, account-numbers.ts, tax-forms.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -59,6 +60,7 @@ const envSchema = z.object({
   ...lifecycleEnv,
   ...dormancyEnv,
   ...accountNumbersEnv,
+  ...taxFormsEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -84,7 +86,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof clockConfig> &
   ReturnType<typeof lifecycleConfig> &
   ReturnType<typeof dormancyConfig> &
-  ReturnType<typeof accountNumbersConfig>;
+  ReturnType<typeof accountNumbersConfig> &
+  ReturnType<typeof taxFormsConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -198,6 +201,7 @@ export function loadConfig(
   if (parsed.success) statementPdfProblems(parsed.data, problems);
   if (parsed.success) dormancyProblems(parsed.data, problems);
   if (parsed.success) routingNumberProblems(parsed.data, parsed.data.ENVIRONMENTS, problems);
+  if (parsed.success) taxFormProblems(parsed.data, problems);
   if (parsed.success && !options.databaseOnly)
     verificationProblems(parsed.data, parsed.data.NODE_ENV, parsed.data.ENVIRONMENTS, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
@@ -225,5 +229,6 @@ export function loadConfig(
     ...lifecycleConfig(raw),
     ...dormancyConfig(raw),
     ...accountNumbersConfig(raw, accessConfig(raw).environments),
+    ...taxFormsConfig(raw, raw.NODE_ENV),
   };
 }

@@ -94,6 +94,9 @@ export const AUDIT_OPERATIONS = [
   'account.maintenance_fee.charge',
   'account.maintenance_fee.waive',
   'account.maintenance_fee.uncollected',
+  // A customer's 1099-INT read (docs/adr/0116; resourceType customer): it shows a person's name, address and TIN's
+  // last four, so every read is on the trail, whichever surface or format asked.
+  'customer.tax_form.read',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 

@@ -29,6 +29,9 @@
  * Adding an account number and setting its status and inbound ACH debits need `accounts:controls`.
  * `products:read` / `products:write` read / define deposit products and change their rates (docs/adr/0112): the
  * bank's product catalogue, which the integration opening accounts reads and product management writes.
+ * `tax-forms:read` reads a customer's tax forms (the 1099-INT, docs/adr/0116): a person's name, address and TIN's last
+ * four beside a year's interest, a read for the year-end tax run that needs neither `customers:read` nor
+ * `accounts:read`, and audited.
  */
 export const ACCESS_SCOPES = [
   'customers:read',
@@ -55,6 +58,7 @@ export const ACCESS_SCOPES = [
   'accounts:numbers:lookup',
   'products:read',
   'products:write',
+  'tax-forms:read',
 ] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 

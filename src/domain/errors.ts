@@ -115,6 +115,9 @@ export const ErrorCodes = [
   'MINIMUM_OPENING_DEPOSIT',
   // Interest (docs/adr/0113-interest.md).
   'INTEREST_NOT_APPLICABLE',
+  // Tax forms (docs/adr/0116-tax-form-1099-int.md).
+  'TAX_FORM_NOT_APPLICABLE',
+  'TAX_FORM_PAYER_NOT_CONFIGURED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -900,4 +903,19 @@ export const interestNotApplicable = () =>
     'INTEREST_NOT_APPLICABLE',
     'unprocessable',
     'The account earns no interest: it is on no product, or on a product without interest.',
+  );
+
+/**
+ * A 1099-INT asked for a recipient that gets none (docs/adr/0116): a corporation or a tax-exempt organisation (exempt
+ * recipients, 26 CFR 1.6049-4(c)), or a business formed outside the US (no EIN: its interest is reported on Form 1042-S).
+ */
+export const taxFormNotApplicable = (reason: string) =>
+  new DomainError('TAX_FORM_NOT_APPLICABLE', 'unprocessable', `No 1099-INT is issued to this customer: ${reason}.`);
+
+/** A production service without its payer (TAX_FORM_PAYER_*): no form is printed with a made-up payer. */
+export const taxFormPayerNotConfigured = () =>
+  new DomainError(
+    'TAX_FORM_PAYER_NOT_CONFIGURED',
+    'unavailable',
+    'Tax forms are not available: the payer (TAX_FORM_PAYER_NAME, _ADDRESS, _TIN, _PHONE) is not configured on this service.',
   );

@@ -14,6 +14,7 @@ import type { LifecycleStore } from './lifecycle/index.js';
 import type { DormancyStore } from './dormancy/index.js';
 import type { InterestStore } from './interest/index.js';
 import type { FeeStore } from './fees/index.js';
+import type { TaxFormStore } from './tax-forms/index.js';
 import type { NoteStore } from './notes/index.js';
 import type { ProductStore } from './products/index.js';
 import type { TimelineStore } from './timeline/index.js';
@@ -66,6 +67,8 @@ export interface Stores {
   interest: InterestStore;
   /** Monthly maintenance fee assessments (docs/adr/0115). */
   fees: FeeStore;
+  /** A customer's tax forms' reads and their audit (docs/adr/0116). */
+  taxForms: TaxFormStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

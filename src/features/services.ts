@@ -25,6 +25,8 @@ import { TimelineService } from './timeline/index.js';
 import { DEFAULT_REOPEN_WINDOW_DAYS, LifecycleService } from './lifecycle/index.js';
 import { InterestService, interestAccrualStep, interestPostingStep } from './interest/index.js';
 import { FeeService, maintenanceFeeStep } from './fees/index.js';
+import { type SealedTinOpener, type TaxFormPayer, TaxFormService } from './tax-forms/index.js';
+import { SANDBOX_PAYER } from '../config/tax-forms.js';
 import {
   DEFAULT_DORMANCY_SETTINGS,
   DormancyService,
@@ -61,6 +63,8 @@ export interface DomainServices {
   interest: InterestService;
   /** The monthly maintenance fee of deposit products: its month-end assessment, an account's assessments (docs/adr/0115). */
   fees: FeeService;
+  /** A customer's 1099-INT (docs/adr/0116). */
+  taxForms: TaxFormService;
   ledger: LedgerService;
   history: HistoryService;
   events: EventService;
@@ -85,7 +89,7 @@ export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
 /** The one place the domain services are built; REST and GraphQL receive the same instances. */
 export function createDomainServices(deps: {
   stores: Stores;
-  protector: PersonalDataProtector & SecretSealer & DocumentSealer & AccountNumberSealer;
+  protector: PersonalDataProtector & SecretSealer & DocumentSealer & AccountNumberSealer & SealedTinOpener;
   /** Each environment's ABA routing number (ROUTING_NUMBERS). */
   accountNumbers?: AccountNumberOptions;
   /** Webhook endpoint management: the URL guard and the secret rotation overlap. */
@@ -118,6 +122,8 @@ export function createDomainServices(deps: {
   dormancy?: DormancySettings;
   /** The static tokens' principals by id → name (API_TOKENS), so the timeline names them as their answers do. */
   staticPrincipalNames?: ReadonlyMap<string, string>;
+  /** The 1099-INT's payer (TAX_FORM_PAYER_*); absent: the sandbox's made-up payer (a test's harness), null: none. */
+  taxFormPayer?: TaxFormPayer | null;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -218,6 +224,10 @@ export function createDomainServices(deps: {
     dormancy,
     interest,
     fees,
+    taxForms: new TaxFormService(deps.stores, deps.protector, time, {
+      payer: deps.taxFormPayer === undefined ? SANDBOX_PAYER : deps.taxFormPayer,
+      timeZoneOf,
+    }),
     history: new HistoryService(deps.stores, time, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),

@@ -20,6 +20,7 @@ import { PrismaLifecycleStore } from './lifecycle/index.js';
 import { PrismaDormancyStore } from './dormancy/index.js';
 import { PrismaInterestStore } from './interest/index.js';
 import { PrismaFeeStore } from './fees/index.js';
+import { PrismaTaxFormStore } from './tax-forms/index.js';
 import { PrismaNoteStore } from './notes/index.js';
 import { PrismaProductStore } from './products/index.js';
 import { PrismaTimelineStore } from './timeline/index.js';
@@ -62,6 +63,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     interest: withTranslatedErrors(interest),
     // A fee's charge is the ledger's own posting statement, in the fee store's transaction.
     fees: withTranslatedErrors(new PrismaFeeStore(prisma, ledger)),
+    taxForms: withTranslatedErrors(new PrismaTaxFormStore(prisma)),
     history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),

@@ -9,6 +9,7 @@ import { eventResolvers, subscriptionResolvers } from '../features/events/index.
 import { historyResolvers } from '../features/history/index.js';
 import { interestResolvers } from '../features/interest/index.js';
 import { feeResolvers } from '../features/fees/index.js';
+import { taxFormResolvers } from '../features/tax-forms/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { noteResolvers } from '../features/notes/index.js';
 import { productResolvers } from '../features/products/index.js';
@@ -74,6 +75,7 @@ export const resolverMaps = [
   dormancyResolvers,
   interestResolvers,
   feeResolvers,
+  taxFormResolvers,
   clockResolvers,
   webhookResolvers,
   subscriptionResolvers,

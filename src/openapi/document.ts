@@ -294,6 +294,15 @@ function allParameters(): Record<string, JsonSchema> {
       schema: { type: 'string', maxLength: 32 },
       example: 'HIGH_YIELD_SAVINGS',
     },
+    year: {
+      name: 'year',
+      in: 'path',
+      required: true,
+      description:
+        "A tax year: a calendar year from 2000 to the environment's current one (VALIDATION_FAILED otherwise).",
+      schema: { type: 'string', pattern: '^[0-9]{4}$' },
+      example: '2026',
+    },
     accountNumberId: {
       name: 'accountNumberId',
       in: 'path',
@@ -1101,6 +1110,32 @@ function successExample(route: RestRoute): object {
           },
         ],
         nextAfter: null,
+      };
+    case 'TaxForm1099Int':
+      return {
+        form: '1099-INT',
+        taxYear: 2026,
+        final: true,
+        reportable: true,
+        reportingThreshold: '10.00',
+        currency: 'USD',
+        payer: {
+          name: 'Example Sandbox Bank (not a real payer)',
+          address: '100 Example Street, Anytown, NY 10001',
+          tin: '00-0000000',
+          phone: '(555) 010-0100',
+        },
+        recipient: {
+          customerId: EXAMPLE_IDS.customerId,
+          name: 'Alexandra Jane Doe',
+          address: { street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+          tinType: 'SSN',
+          tinLastFour: '6789',
+        },
+        box1InterestIncome: '412.87',
+        accounts: [{ accountId: EXAMPLE_IDS.accountId, accountNumberLast4: '9015', interestPaid: '412.87' }],
+        otherCurrencyAccounts: [],
+        asOf: '2027-01-14T15:00:00.000Z',
       };
     case 'EscheatmentPage':
       return {

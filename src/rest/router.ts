@@ -50,6 +50,7 @@ import { endOfDayQuery, presentClock, presentClockAdvance, presentEndOfDay } fro
 import { escheatmentQuery, presentEscheatmentPage } from '../features/dormancy/index.js';
 import { presentInterest } from '../features/interest/index.js';
 import { listFeesQuery, presentFeeAssessmentPage } from '../features/fees/index.js';
+import { form1099IntFileName, form1099IntPdfOf, presentForm1099Int } from '../features/tax-forms/index.js';
 import {
   listNotesQuery,
   presentAccountNote,
@@ -205,6 +206,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     dormancy,
     interest,
     fees,
+    taxForms,
     clock,
     endOfDay,
   } = deps.services;
@@ -442,6 +444,17 @@ export function createRestRouter(deps: HttpDependencies): Router {
       ok(presentInterest(await interest.summary(caller, params.accountId!))),
     listAccountFees: async ({ caller, params, query }) =>
       ok(presentFeeAssessmentPage(await fees.list(caller, params.accountId!, listFeesQuery(caller, query)))),
+    getCustomerTaxForm1099Int: async ({ caller, params, mediaType }) => {
+      const form = await taxForms.form1099Int(caller, params.customerId!, params.year!);
+      if (mediaType !== 'application/pdf') return ok(presentForm1099Int(form));
+      return {
+        kind: 'document',
+        contentType: 'application/pdf',
+        // Drawn by the statement PDF workers (STATEMENT_RENDERING_BUSY when they have no room); never kept.
+        body: await deps.statementPdfs.renderForm1099Int(form1099IntPdfOf(form)),
+        headers: { 'Content-Disposition': `inline; filename="${form1099IntFileName(form)}"` },
+      };
+    },
     listEscheatment: async ({ caller, query }) =>
       ok(presentEscheatmentPage(await dormancy.escheatment(caller, escheatmentQuery(caller, query)))),
     archiveCustomer: async ({ caller, params, body }) =>

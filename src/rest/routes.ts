@@ -13,6 +13,7 @@ import { LIFECYCLE_ROUTES } from '../features/lifecycle/index.js';
 import { DORMANCY_ROUTES } from '../features/dormancy/index.js';
 import { INTEREST_ROUTES } from '../features/interest/index.js';
 import { FEES_ROUTES } from '../features/fees/index.js';
+import { TAX_FORM_ROUTES } from '../features/tax-forms/index.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
 import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
@@ -53,6 +54,7 @@ export const REST_ROUTES = [
   ...DORMANCY_ROUTES,
   ...INTEREST_ROUTES,
   ...FEES_ROUTES,
+  ...TAX_FORM_ROUTES,
   ...CLOCK_ROUTES,
   ...ACCOUNT_NUMBERS_ROUTES,
   ...PRODUCTS_ROUTES,

@@ -351,6 +351,7 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     return { params: { accountId: res.json.data.accountId } };
   },
   listAccountFees: async () => ({ params: { accountId: await fixtures.account() }, query: { limit: '5' } }),
+  getCustomerTaxForm1099Int: async () => ({ params: { customerId: await fixtures.customer(), year: '2025' } }),
   listAccountNumbers: async () => ({ params: { accountId: await fixtures.account() } }),
   addAccountNumber: async () => ({ params: { accountId: await fixtures.account() }, body: {} }),
   updateAccountNumber: async () => {
@@ -938,6 +939,13 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
     parentScope: 'customers:read',
     request: async () => ({
       document: 'query($id: ID!) { customer(customerId: $id) { customerId verification { status } } }',
+      variables: { id: await fixtures.customer() },
+    }),
+  },
+  'Customer.taxForm1099Int': {
+    parentScope: 'customers:read',
+    request: async () => ({
+      document: 'query($id: ID!) { customer(customerId: $id) { customerId taxForm1099Int(year: 2025) { taxYear } } }',
       variables: { id: await fixtures.customer() },
     }),
   },

@@ -105,7 +105,10 @@ describe('500 INTERNAL_ERROR', () => {
       authenticator: new StaticTokenAuthenticator([token], TEST_LABEL_KEY),
       environments: new Set(config.environments),
       rateLimits: createRateLimits(config.rateLimit, logger),
-      statementPdfs: { render: () => Promise.reject(new Error('no statement PDF in this test')) },
+      statementPdfs: {
+        render: () => Promise.reject(new Error('no statement PDF in this test')),
+        renderForm1099Int: () => Promise.reject(new Error('no tax form PDF in this test')),
+      },
       checkReadiness: async () => ({ ready: true, checks: {} }),
     });
     const server = await new Promise<Server>((resolve) => {

@@ -100,6 +100,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   interest: {},
   // An account's fee assessments too, where the end of day's maintenance-fee step writes them (docs/adr/0115).
   fees: {},
+  // A tax form is read on the primary: its year's last postings are the end of day's writes (docs/adr/0116).
+  taxForms: {},
 };
 
 /**
@@ -124,6 +126,8 @@ const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof 
   // The cost's link bounds must be the primary's, where the links' trigger raises them: a replica's could be lower.
   links: ['findBounds'],
   history: ['statement', 'exportEntries'],
+  // A tax form's reads: on the primary, no write of their own (its audit row is one).
+  taxForms: ['recipient', 'interestByAccount'],
 };
 
 type Target = 'replica' | 'primary';

@@ -169,9 +169,7 @@ export class AccountNumberService {
     const ids = accountIds.filter(isRecordId).map((id) => id.toLowerCase());
     const lists = ids.length > 0 ? await this.stores.accountNumbers.listOfMany(caller.environment, ids) : [];
     const byId = new Map(ids.map((id, i) => [id, lists[i]!]));
-    return accountIds.map(
-      (id) => (byId.get(id.toLowerCase()) ?? []).find((row) => row.status !== 'CANCELED')?.last4 ?? null,
-    );
+    return accountIds.map((id) => last4Shown(byId.get(id.toLowerCase()) ?? []));
   }
 
   /** Whether the caller may read numbers in full (GraphQL answers a coded FORBIDDEN on the field otherwise). */
@@ -287,3 +285,10 @@ export class AccountNumberService {
     return { ...masked(row), accountNumber, routingNumber: this.routingNumber(environment) };
   }
 }
+
+/**
+ * The last four digits an account shows (its statements, GraphQL's `Account.accountNumbers`' reader without
+ * `accounts:numbers:read`, a tax form): those of its first number, oldest first, that is not CANCELED; null when none.
+ */
+export const last4Shown = (numbers: readonly AccountNumberRecord[]): string | null =>
+  numbers.find((row) => row.status !== 'CANCELED')?.last4 ?? null;

@@ -31,6 +31,7 @@ export {
   type MaskedAccountNumber,
   type RevealedAccountNumber,
   issueAccountNumber,
+  last4Shown,
 } from './account-number.service.js';
 export {
   ACCOUNT_NUMBER_UNIQUE_INDEX,

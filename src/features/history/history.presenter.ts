@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BalanceAsOf, BalancePoint, Statement, StatementEntry } from './statement.js';
+import type { BalanceAsOf, BalancePoint, Statement, StatementEntry, StatementInterest } from './statement.js';
 import { recordId } from '../../presenters/record-id.js';
 
 /**
@@ -71,6 +71,24 @@ export const statementDataSchema = z
     totalCredits: money('The sum of the credits of the period.'),
     totalDebits: money('The sum of the debits of the period.'),
     entries: z.array(statementEntrySchema).describe('The posted transactions of the period, in posting order.'),
+    interestEarned: money(
+      'Only for an account on a product: the interest credited in the period (its entries that are interest postings).',
+    ).optional(),
+    averageDailyBalance: money(
+      'Only for an account on a product: the average of the posted balance at the end of each day of the period.',
+    ).optional(),
+    daysInPeriod: z
+      .number()
+      .int()
+      .optional()
+      .describe('Only for an account on a product: the days of the period (a part of a day counts as one).'),
+    annualPercentageYieldEarned: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Only for an account on a product: Reg DD\'s annual percentage yield earned (12 CFR 1030.7(c), Appendix A Part II), 100 × [(1 + interestEarned / averageDailyBalance)^(365 / daysInPeriod) − 1] to two decimals, as a fraction of 1 to 4 decimals ("0.0658" is 6.58 %); null when the average balance is not positive.',
+      ),
   })
   .describe(
     'The posted transactions of a period with the balances around them. Also as text/csv and application/pdf (Accept).',
@@ -132,6 +150,13 @@ export const presentStatement = (statement: Statement): StatementData => ({
   totalCredits: Number(statement.totalCredits),
   totalDebits: Number(statement.totalDebits),
   entries: statement.entries.map(presentStatementEntry),
+  // Only for an account on a product: the contract's statement is unchanged for every other account.
+  ...(statement.interest && {
+    interestEarned: Number(statement.interest.interestEarned),
+    averageDailyBalance: Number(statement.interest.averageDailyBalance),
+    daysInPeriod: statement.interest.daysInPeriod,
+    annualPercentageYieldEarned: statement.interest.annualPercentageYieldEarned,
+  }),
 });
 
 /** RFC 4180: a field is quoted when it holds a comma, a quote or a line break; quotes inside are doubled. */
@@ -197,9 +222,29 @@ export function* statementCsvChunks(statement: Statement): Generator<string> {
       statement.closingBalance,
       statement.currency,
       statement.asOfSequence,
-    ])
+    ]) +
+    (statement.interest ? interestCsvRows(statement, statement.interest) : '')
   );
 }
+
+/**
+ * An account on a product: after CLOSING_BALANCE, INTEREST_EARNED (amount: the period's interest credits),
+ * AVERAGE_DAILY_BALANCE (balance) and ANNUAL_PERCENTAGE_YIELD_EARNED (amount: a fraction of 1, empty when it has no
+ * value), each at `to`.
+ */
+const interestCsvRows = (statement: Statement, interest: StatementInterest): string =>
+  csvRow(['INTEREST_EARNED', statement.to, '', '', interest.interestEarned, '', statement.currency, '']) +
+  csvRow(['AVERAGE_DAILY_BALANCE', statement.to, '', '', '', interest.averageDailyBalance, statement.currency, '']) +
+  csvRow([
+    'ANNUAL_PERCENTAGE_YIELD_EARNED',
+    statement.to,
+    '',
+    '',
+    interest.annualPercentageYieldEarned ?? '',
+    '',
+    '',
+    '',
+  ]);
 
 /** The statement's CSV as one text (statementCsvChunks joined). */
 export const statementCsv = (statement: Statement): string => [...statementCsvChunks(statement)].join('');

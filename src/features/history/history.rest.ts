@@ -129,7 +129,7 @@ export const HISTORY_ROUTES = [
     summary: "An account's statement of a period",
     description:
       'Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). ' +
-      `By \`Accept\`: \`application/json\` (default, in the envelope), \`text/csv\` (RFC 4180, header row: ${STATEMENT_CSV_COLUMNS.join(', ')}; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) ` +
+      `By \`Accept\`: \`application/json\` (default, in the envelope), \`text/csv\` (RFC 4180, header row: ${STATEMENT_CSV_COLUMNS.join(', ')}; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions; an account on a product adds INTEREST_EARNED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED rows) ` +
       "or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). " +
       '`asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). ' +
       `At most ${HISTORY_LIMITS.maxStatementEntries} transactions; the ledger export streams longer periods. ` +

@@ -6,6 +6,7 @@ import { accountNotFound, ledgerExportsFull, statementTooLarge, validationFailed
 import { isRecordId } from '../../domain/ids.js';
 import type { AccountStore } from '../accounts/index.js';
 import type { CustomerStore } from '../customers/index.js';
+import { annualPercentageYieldEarned } from '../interest/index.js';
 import { parseInput } from '../../domain/validation.js';
 import {
   type BalanceHistoryRange,
@@ -27,6 +28,7 @@ import type {
   LedgerExportFormat,
   Statement,
   StatementDocument,
+  StatementInterest,
 } from './statement.js';
 
 /**
@@ -127,7 +129,7 @@ export class HistoryService {
     });
     if (!statement) throw accountNotFound();
     if (statement === 'too-large') throw statementTooLarge(maxEntries);
-    return statement;
+    return statement.interest ? { ...statement, interest: withYieldEarned(statement.interest) } : statement;
   }
 
   /**
@@ -266,4 +268,18 @@ export function intervalEnds(from: Date, to: Date, interval: HistoryInterval): D
     }
   }
   return ends;
+}
+
+/**
+ * Reg DD Appendix A, Part II: the annual percentage yield earned of a statement period, from the interest earned, the
+ * average daily balance and the period's days; null when the average balance is not positive.
+ */
+function withYieldEarned(interest: StatementInterest): StatementInterest {
+  const positive = Number(interest.averageDailyBalance) > 0 && interest.daysInPeriod > 0;
+  return {
+    ...interest,
+    annualPercentageYieldEarned: positive
+      ? annualPercentageYieldEarned(interest.interestEarned, interest.averageDailyBalance, interest.daysInPeriod)
+      : null,
+  };
 }

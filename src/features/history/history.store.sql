@@ -23,7 +23,7 @@ SELECT to_char(p.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, 
      FROM unnest($2::text[]::timestamptz[]) WITH ORDINALITY AS p(at, n) ORDER BY p.n
 
 -- cas_history_statement
-WITH account AS MATERIALIZED (SELECT a.id, a.currency FROM accounts a WHERE a.environment = $1::varchar AND a.id = $2::uuid),
+WITH account AS MATERIALIZED (SELECT a.id, a.currency, a.product_code FROM accounts a WHERE a.environment = $1::varchar AND a.id = $2::uuid),
      period AS MATERIALIZED (
        SELECT e.id, e.type, e.posted_amount, e.description, e.posted_at, e.balance_after, e.posting_seq, e.transfer_id, e.reverses_entry_id,
               row_number() OVER (ORDER BY e.posted_at, e.posting_seq) AS n
@@ -46,7 +46,19 @@ WITH account AS MATERIALIZED (SELECT a.id, a.currency FROM accounts a WHERE a.en
               trim_scale(coalesce((SELECT c.balance_after FROM closing c), 0))::text AS "closingBalance",
               (SELECT trim_scale(coalesce(sum(p.posted_amount) FILTER (WHERE p.type = 'CREDIT'), 0))::text FROM period p) AS "totalCredits",
               (SELECT trim_scale(coalesce(sum(p.posted_amount) FILTER (WHERE p.type = 'DEBIT'), 0))::text FROM period p) AS "totalDebits",
-              (SELECT count(*) FROM period p) < $5 AS fits
+              (SELECT count(*) FROM period p) < $5 AS fits,
+              -- An account on a product (Reg DD §1030.7(c)): the interest credited in the period (its entries that are
+              -- interest postings) and the average of the balances at the end of each of its days (the last one cut at $4), in
+              -- the currency's minor unit.
+              a.product_code IS NOT NULL AS "onProduct",
+              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(coalesce(sum(p.posted_amount), 0))::text FROM period p
+                WHERE EXISTS (SELECT 1 FROM interest_postings x WHERE x.transaction_id = p.id)) END AS "interestEarned",
+              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(round(avg(coalesce((
+  SELECT e.balance_after FROM ledger_entries e
+  WHERE e.account_id = a.id AND e.status = 'POSTED' AND e.posted_at < least($3::timestamptz + d.n * interval '1 day', $4::timestamptz)
+  ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1), 0)), currency_minor_digits(a.currency)))::text
+                FROM generate_series(1, ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int) AS d(n)) END AS "averageDailyBalance",
+              ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int AS "daysInPeriod"
        FROM account a
      ),
      pieces AS (

@@ -20,6 +20,9 @@ import { queryRows, statement } from '../../db/sql/sql.js';
  */
 
 /** The posted balance of account `account` (an SQL expression) just before, or at, the instant `at`. */
+/** The days of the statement's period [$3, $4): a part of a day counts as one. */
+const DAYS_IN_PERIOD = `ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int`;
+
 const postedBalance = (account: string, comparison: '<' | '<=', at: string) => `coalesce((
   SELECT e.balance_after FROM ledger_entries e
   WHERE e.account_id = ${account} AND e.status = 'POSTED' AND e.posted_at ${comparison} ${at}
@@ -111,7 +114,7 @@ const SQL = {
   // busy account's statements kept the heap, and RSS, some 40 MB higher under load.
   statement: statement(
     'history_statement',
-    `WITH account AS MATERIALIZED (SELECT a.id, a.currency FROM accounts a WHERE a.environment = $1::varchar AND a.id = $2::uuid),
+    `WITH account AS MATERIALIZED (SELECT a.id, a.currency, a.product_code FROM accounts a WHERE a.environment = $1::varchar AND a.id = $2::uuid),
      period AS MATERIALIZED (
        SELECT e.id, e.type, e.posted_amount, e.description, e.posted_at, e.balance_after, e.posting_seq, e.transfer_id, e.reverses_entry_id,
               row_number() OVER (ORDER BY e.posted_at, e.posting_seq) AS n
@@ -131,7 +134,16 @@ const SQL = {
               trim_scale(coalesce((SELECT c.balance_after FROM closing c), 0))::text AS "closingBalance",
               (SELECT trim_scale(coalesce(sum(p.posted_amount) FILTER (WHERE p.type = 'CREDIT'), 0))::text FROM period p) AS "totalCredits",
               (SELECT trim_scale(coalesce(sum(p.posted_amount) FILTER (WHERE p.type = 'DEBIT'), 0))::text FROM period p) AS "totalDebits",
-              (SELECT count(*) FROM period p) < $5 AS fits
+              (SELECT count(*) FROM period p) < $5 AS fits,
+              -- An account on a product (Reg DD §1030.7(c)): the interest credited in the period (its entries that are
+              -- interest postings) and the average of the balances at the end of each of its days (the last one cut at $4), in
+              -- the currency's minor unit.
+              a.product_code IS NOT NULL AS "onProduct",
+              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(coalesce(sum(p.posted_amount), 0))::text FROM period p
+                WHERE EXISTS (SELECT 1 FROM interest_postings x WHERE x.transaction_id = p.id)) END AS "interestEarned",
+              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(round(avg(${postedBalance('a.id', '<', "least($3::timestamptz + d.n * interval '1 day', $4::timestamptz)")}), currency_minor_digits(a.currency)))::text
+                FROM generate_series(1, ${DAYS_IN_PERIOD}) AS d(n)) END AS "averageDailyBalance",
+              ${DAYS_IN_PERIOD} AS "daysInPeriod"
        FROM account a
      ),
      pieces AS (
@@ -158,7 +170,14 @@ const SQL = {
 /** Entries per row of a statement's answer: some 70 KB of JSON each, under V8's large-object size (see SQL.statement). */
 const STATEMENT_ENTRIES_PER_PIECE = 200;
 
-type StatementRow = Omit<Statement, 'entries'> & { fits: boolean; entries: string | null };
+type StatementRow = Omit<Statement, 'entries' | 'interest'> & {
+  fits: boolean;
+  entries: string | null;
+  onProduct: boolean;
+  interestEarned: string | null;
+  averageDailyBalance: string | null;
+  daysInPeriod: number;
+};
 
 /** How long one export may hold its snapshot (Prisma's interactive transactions end after 5 s by default). */
 const EXPORT_TRANSACTION_TIMEOUT_MS = 60 * 60 * 1000;
@@ -218,6 +237,15 @@ export class PrismaHistoryStore implements HistoryStore {
       totalDebits: row.totalDebits,
       // Objects json_build_object above made, with exactly StatementEntry's fields: taken as they are.
       entries: rows.flatMap((piece) => (piece.entries === null ? [] : (JSON.parse(piece.entries) as StatementEntry[]))),
+      ...(row.onProduct && {
+        interest: {
+          interestEarned: row.interestEarned!,
+          averageDailyBalance: row.averageDailyBalance!,
+          daysInPeriod: row.daysInPeriod,
+          // The service computes it (HistoryService.statement).
+          annualPercentageYieldEarned: null,
+        },
+      }),
     };
   }
 

@@ -23,4 +23,5 @@ export {
 } from './history.rest.js';
 export type { BalanceHistoryRange, BalanceMoment, LedgerExportRange, StatementPeriod } from './history.schemas.js';
 export { type StatementPdfRenderer, StatementPdfs } from './statement-pdfs.js';
+export type { Form1099IntPdf } from './form-1099-int-pdf.js';
 export { historyResolvers } from './history.resolvers.js';

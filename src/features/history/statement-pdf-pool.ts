@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { StatementDocument } from './statement.js';
 import { serviceUnavailable, statementRenderingBusy } from '../../domain/errors.js';
-import type { RenderRequest, RenderResponse } from './statement-pdf-worker.js';
+import type { PdfDocumentRequest, RenderRequest, RenderResponse } from './statement-pdf-worker.js';
+import type { Form1099IntPdf } from './form-1099-int-pdf.js';
 
 /**
  * Statement PDFs drawn off the event loop: a few worker threads (STATEMENT_PDF_WORKERS), each drawing one
@@ -38,7 +39,7 @@ export interface StatementPdfPoolOptions {
 
 interface Job {
   id: number;
-  document: StatementDocument;
+  request: PdfDocumentRequest;
   resolve(pdf: Buffer): void;
   reject(error: Error): void;
 }
@@ -71,13 +72,22 @@ export class StatementPdfPool {
 
   /** The statement's PDF, drawn by a worker; STATEMENT_RENDERING_BUSY at once when `maxPending` renders are pending. */
   render(document: StatementDocument): Promise<Buffer> {
+    return this.enqueue({ kind: 'statement', document });
+  }
+
+  /** A 1099-INT's PDF (docs/adr/0116), by the same workers under the same bound as statements. */
+  renderForm1099Int(form: Form1099IntPdf): Promise<Buffer> {
+    return this.enqueue({ kind: 'form-1099-int', form });
+  }
+
+  private enqueue(request: PdfDocumentRequest): Promise<Buffer> {
     if (this.closed) return Promise.reject(serviceUnavailable());
     if (this.pending() >= this.options.maxPending) {
       this.options.onRefused?.();
       return Promise.reject(statementRenderingBusy(this.options.maxPending));
     }
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, document, resolve, reject });
+      this.queue.push({ id: this.nextId++, request, resolve, reject });
       this.dispatch();
     });
   }
@@ -121,7 +131,7 @@ export class StatementPdfPool {
       const job = this.queue.shift()!;
       slot.job = job;
       this.running++;
-      slot.worker.postMessage({ id: job.id, document: job.document } satisfies RenderRequest);
+      slot.worker.postMessage({ id: job.id, request: job.request } satisfies RenderRequest);
     }
   }
 

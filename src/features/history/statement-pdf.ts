@@ -16,7 +16,7 @@ import { minorUnitDigits } from '../ledger/index.js';
  * The renderer's version, part of every cached PDF's key (src/features/history/statement-pdfs.ts): raise it with any
  * change to what a statement draws. (The cache is in memory, so a new build or PDFKit version starts it empty.)
  */
-export const STATEMENT_PDF_RENDERER_VERSION = 1;
+export const STATEMENT_PDF_RENDERER_VERSION = 2;
 
 const MARGIN = 50;
 const ROW_HEIGHT = 14;
@@ -37,6 +37,13 @@ export function formatMoney(amount: string, currency: string): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const minor = digits === 0 ? '' : `.${fraction.padEnd(digits, '0')}`;
   return `${negative ? '-' : ''}${grouped}${minor}`;
+}
+
+/** A fraction of 1 to 4 decimals as a percentage to 2: "0.0658" is "6.58%". */
+function percent(fraction: string): string {
+  const [whole = '0', decimals = ''] = fraction.split('.');
+  const digits = `${whole}${decimals.padEnd(4, '0').slice(0, 4)}`.replace(/^0+(?=\d{3})/, '');
+  return `${digits.slice(0, -2) || '0'}.${digits.slice(-2)}%`;
 }
 
 /** An instant as "2026-12-01 14:05 UTC". */
@@ -81,10 +88,27 @@ export function statementPdf(document: StatementDocument): Promise<Buffer> {
     ['Total debits', money(statement.totalDebits)],
     ['Closing balance', money(statement.closingBalance)],
   ];
+  // An account on a product: the period's interest and the annual percentage yield earned (Reg DD §1030.7(c)).
+  const interest = statement.interest;
+  if (interest) {
+    summary.push(['Interest earned', money(interest.interestEarned)]);
+    summary.push(['Average daily balance', money(interest.averageDailyBalance)]);
+  }
   for (const [label, value] of summary) {
     const y = doc.y;
     doc.font('Helvetica-Bold').text(label, MARGIN, y, { width: 150 });
     doc.font('Helvetica').text(`${value} ${statement.currency}`, MARGIN + 150, y, { width: 200 });
+  }
+  if (interest) {
+    const earned = interest.annualPercentageYieldEarned;
+    doc
+      .font('Helvetica-Bold')
+      .text(
+        `Annual percentage yield earned: ${earned === null ? 'n/a' : percent(earned)} over ${interest.daysInPeriod} days`,
+        MARGIN,
+        doc.y,
+      );
+    doc.font('Helvetica');
   }
   doc.moveDown(1);
   drawChart(doc, document, money);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StatementDocument } from './statement.js';
 import { STATEMENT_PDF_RENDERER_VERSION } from './statement-pdf.js';
 import { StatementPdfPool } from './statement-pdf-pool.js';
+import type { Form1099IntPdf } from './form-1099-int-pdf.js';
 
 /**
  * Statement PDFs as the REST surface serves them: drawn by the worker pool (src/features/history/statement-pdf-pool.ts),
@@ -13,9 +14,10 @@ import { StatementPdfPool } from './statement-pdf-pool.js';
  * posting. The kept PDFs are bounded in bytes (STATEMENT_PDF_CACHE_BYTES), least recently used out first.
  */
 
-/** What the router needs: a statement's PDF. */
+/** What the router needs: a statement's PDF, and a 1099-INT's (docs/adr/0116) from the same pool. */
 export interface StatementPdfRenderer {
   render(document: StatementDocument): Promise<Buffer>;
+  renderForm1099Int(form: Form1099IntPdf): Promise<Buffer>;
 }
 
 export interface StatementPdfsOptions {
@@ -73,6 +75,16 @@ export class StatementPdfs implements StatementPdfRenderer {
     );
     this.rendering.set(key, rendering);
     return rendering;
+  }
+
+  /**
+   * A 1099-INT's PDF: drawn each time (a few hundred bytes of text, never kept: it holds a person's name and address
+   * and changes with the year's postings until the year is final), under the same quota as statements.
+   */
+  async renderForm1099Int(form: Form1099IntPdf): Promise<Buffer> {
+    const pdf = await this.pool.renderForm1099Int(form);
+    this.options.onRendered?.();
+    return pdf;
   }
 
   /** Renders in flight or queued (the quota's usage). */

@@ -50,6 +50,27 @@ export interface Statement {
   totalCredits: string;
   totalDebits: string;
   entries: StatementEntry[];
+  /** Only for an account on a deposit product: what Reg DD §1030.7(c) has a periodic statement show. */
+  interest?: StatementInterest;
+}
+
+/**
+ * The period's interest of an account on a product (docs/statements.md): the interest credited in the period, the
+ * average of its daily balances, and the annual percentage yield earned from them (Reg DD Appendix A, Part II).
+ */
+export interface StatementInterest {
+  /** The period's interest credits (its entries that are interest postings), exact decimal text. */
+  interestEarned: string;
+  /** The average of the posted balance at the end of each day of the period, rounded to the currency's minor unit. */
+  averageDailyBalance: string;
+  /** The period's days (a part of a day counts as one). */
+  daysInPeriod: number;
+  /**
+   * 100 × [(1 + interestEarned / averageDailyBalance)^(365 / daysInPeriod) − 1] to two decimals, as a fraction of 1 to
+   * 4 decimals ("0.0658" is 6.58 %), as the account's interest answers its APY; null when the average balance is not
+   * positive (the formula has no value).
+   */
+  annualPercentageYieldEarned: string | null;
 }
 
 /** A statement as a document for the account's holders: with their names (never another personal datum). */

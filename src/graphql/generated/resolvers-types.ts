@@ -864,6 +864,13 @@ export type Customer = Node & {
   /** ACTIVE, or ARCHIVED once archived (`archiveCustomer`): an archived customer opens no account. */
   status: CustomerStatus;
   /**
+   * Not in the contract. The customer's 1099-INT of tax year `year` (docs/tax-forms.md): REST's
+   * `GET /{environment}/customer/{customerId}/tax-form/1099-INT/{year}` in its JSON shape. Needs `tax-forms:read` as
+   * well (FORBIDDEN otherwise, this field null); every read is audited. VALIDATION_FAILED for a year before 2000 or
+   * after the environment's current one, TAX_FORM_NOT_APPLICABLE for an exempt or foreign business.
+   */
+  taxForm1099Int: Maybe<TaxForm1099Int>;
+  /**
    * Not in the contract. The customer's story, newest first (docs/adr/0111): profile changes, accounts opened, closed
    * and changed, money in and out of the accounts it holds, flags set and lifted with their reasons, verification, and
    * case notes, each linking to its record. Needs `audit:read` (FORBIDDEN otherwise, this field null); each kind also
@@ -904,6 +911,16 @@ export type CustomerNotesArgs = {
  */
 export type CustomerRecentEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
+ */
+export type CustomerTaxForm1099IntArgs = {
+  year: Scalars['Int']['input'];
 };
 
 
@@ -2872,6 +2889,105 @@ export type SubscriptionTransactionPostedArgs = {
   accountId: Scalars['ID']['input'];
 };
 
+/** A customer's 1099-INT of a tax year (docs/tax-forms.md): the payee statement's content, amounts in US dollars. */
+export type TaxForm1099Int = {
+  __typename?: 'TaxForm1099Int';
+  /** The accounts of Box 1, by id: those with interest posted in the year. */
+  accounts: Array<TaxFormAccountLine>;
+  /** The environment's time the form was read at. */
+  asOf: Scalars['String']['output'];
+  /** Box 1: the interest posted in the year (by each posting's business date) to the USD accounts the customer is the first owner of (two decimals). */
+  box1InterestIncome: Scalars['String']['output'];
+  /** Always USD. */
+  currency: Scalars['String']['output'];
+  /** False until the environment's end of day has closed the year's last date: the amounts may still change. */
+  final: Scalars['Boolean']['output'];
+  /** Always `1099-INT`. */
+  form: Scalars['String']['output'];
+  /** Accounts the customer is the first owner of whose interest is in another currency: left out of Box 1. */
+  otherCurrencyAccounts: Array<TaxFormOtherCurrencyAccount>;
+  /** The payer: the bank. */
+  payer: TaxFormPayer;
+  /** The recipient: the customer. */
+  recipient: TaxFormRecipient;
+  /** Box 1 is at least `reportingThreshold`. */
+  reportable: Scalars['Boolean']['output'];
+  /** The reporting threshold, 10.00. */
+  reportingThreshold: Scalars['String']['output'];
+  /** The tax year: a calendar year. */
+  taxYear: Scalars['Int']['output'];
+};
+
+/** One account's interest on a 1099-INT. */
+export type TaxFormAccountLine = {
+  __typename?: 'TaxFormAccountLine';
+  /** The account's id. */
+  accountId: Scalars['ID']['output'];
+  /** The last four digits of the account's number; null when it has none. */
+  accountNumberLast4: Maybe<Scalars['String']['output']>;
+  /** Interest posted to the account in the year, in US dollars (two decimals). */
+  interestPaid: Scalars['String']['output'];
+};
+
+/** A recipient's address on a 1099-INT. */
+export type TaxFormAddress = {
+  __typename?: 'TaxFormAddress';
+  /** City. */
+  city: Scalars['String']['output'];
+  /** State (USPS code). */
+  state: Scalars['String']['output'];
+  /** Street and number. */
+  street: Scalars['String']['output'];
+  /** ZIP code. */
+  zip: Scalars['String']['output'];
+};
+
+/** An account left out of a 1099-INT's Box 1: its interest is in another currency. */
+export type TaxFormOtherCurrencyAccount = {
+  __typename?: 'TaxFormOtherCurrencyAccount';
+  /** The account's id. */
+  accountId: Scalars['ID']['output'];
+  /** The account's currency (ISO 4217). */
+  currency: Scalars['String']['output'];
+  /** Interest posted in the year, exact decimal text in the account's currency. */
+  interestPaid: Scalars['String']['output'];
+};
+
+/** The payer of a 1099-INT (the bank), from TAX_FORM_PAYER_*. */
+export type TaxFormPayer = {
+  __typename?: 'TaxFormPayer';
+  /** The payer's address, one line. */
+  address: Scalars['String']['output'];
+  /** The payer's name. */
+  name: Scalars['String']['output'];
+  /** The payer's telephone number. */
+  phone: Scalars['String']['output'];
+  /** The payer's EIN, NN-NNNNNNN. */
+  tin: Scalars['String']['output'];
+};
+
+/** The recipient of a 1099-INT: the customer, its TIN only as its last four digits. */
+export type TaxFormRecipient = {
+  __typename?: 'TaxFormRecipient';
+  /** The customer's first address; null when it has none. */
+  address: Maybe<TaxFormAddress>;
+  /** The customer's id. */
+  customerId: Scalars['ID']['output'];
+  /** A person's full name, a business's legal name. */
+  name: Scalars['String']['output'];
+  /** The last four digits of the recipient's TIN: never more (26 CFR 301.6109-4). */
+  tinLastFour: Scalars['String']['output'];
+  /** Which TIN: SSN for a person, EIN for a business. */
+  tinType: TaxIdType;
+};
+
+/** Which TIN a recipient has. */
+export type TaxIdType =
+  /** A business's employer identification number. */
+  | 'EIN'
+  /** A person's social security number. */
+  | 'SSN';
+
 /** A page of a customer's timeline, newest first. */
 export type TimelineConnection = {
   __typename?: 'TimelineConnection';
@@ -3586,6 +3702,13 @@ export type ResolversTypes = {
   StatementEntry: ResolverTypeWrapper<StatementEntryModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  TaxForm1099Int: ResolverTypeWrapper<TaxForm1099Int>;
+  TaxFormAccountLine: ResolverTypeWrapper<TaxFormAccountLine>;
+  TaxFormAddress: ResolverTypeWrapper<TaxFormAddress>;
+  TaxFormOtherCurrencyAccount: ResolverTypeWrapper<TaxFormOtherCurrencyAccount>;
+  TaxFormPayer: ResolverTypeWrapper<TaxFormPayer>;
+  TaxFormRecipient: ResolverTypeWrapper<TaxFormRecipient>;
+  TaxIdType: TaxIdType;
   TimelineConnection: ResolverTypeWrapper<TimelinePageModel>;
   TimelineEntry: ResolverTypeWrapper<TimelineEntryModel>;
   TimelineKind: TimelineKind;
@@ -3707,6 +3830,12 @@ export type ResolversParentTypes = {
   StatementEntry: StatementEntryModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  TaxForm1099Int: TaxForm1099Int;
+  TaxFormAccountLine: TaxFormAccountLine;
+  TaxFormAddress: TaxFormAddress;
+  TaxFormOtherCurrencyAccount: TaxFormOtherCurrencyAccount;
+  TaxFormPayer: TaxFormPayer;
+  TaxFormRecipient: TaxFormRecipient;
   TimelineConnection: TimelinePageModel;
   TimelineEntry: TimelineEntryModel;
   Transaction: TransactionModel;
@@ -3946,6 +4075,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   preferredName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
   status?: Resolver<ResolversTypes['CustomerStatus'], ParentType, ContextType>;
+  taxForm1099Int?: Resolver<Maybe<ResolversTypes['TaxForm1099Int']>, ParentType, ContextType, RequireFields<CustomerTaxForm1099IntArgs, 'year'>>;
   timeline?: Resolver<Maybe<ResolversTypes['TimelineConnection']>, ParentType, ContextType, RequireFields<CustomerTimelineArgs, 'first'>>;
   verification?: Resolver<Maybe<ResolversTypes['Verification']>, ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -4276,6 +4406,55 @@ export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType exten
   transactionPosted?: SubscriptionResolver<ResolversTypes['Transaction'], "transactionPosted", ParentType, ContextType, RequireFields<SubscriptionTransactionPostedArgs, 'accountId'>>;
 };
 
+export type TaxForm1099IntResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TaxForm1099Int'] = ResolversParentTypes['TaxForm1099Int']> = {
+  accounts?: Resolver<Array<ResolversTypes['TaxFormAccountLine']>, ParentType, ContextType>;
+  asOf?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  box1InterestIncome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  final?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  form?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  otherCurrencyAccounts?: Resolver<Array<ResolversTypes['TaxFormOtherCurrencyAccount']>, ParentType, ContextType>;
+  payer?: Resolver<ResolversTypes['TaxFormPayer'], ParentType, ContextType>;
+  recipient?: Resolver<ResolversTypes['TaxFormRecipient'], ParentType, ContextType>;
+  reportable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  reportingThreshold?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  taxYear?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type TaxFormAccountLineResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TaxFormAccountLine'] = ResolversParentTypes['TaxFormAccountLine']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  accountNumberLast4?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  interestPaid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TaxFormAddressResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TaxFormAddress'] = ResolversParentTypes['TaxFormAddress']> = {
+  city?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  street?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  zip?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TaxFormOtherCurrencyAccountResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TaxFormOtherCurrencyAccount'] = ResolversParentTypes['TaxFormOtherCurrencyAccount']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  interestPaid?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TaxFormPayerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TaxFormPayer'] = ResolversParentTypes['TaxFormPayer']> = {
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tin?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TaxFormRecipientResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TaxFormRecipient'] = ResolversParentTypes['TaxFormRecipient']> = {
+  address?: Resolver<Maybe<ResolversTypes['TaxFormAddress']>, ParentType, ContextType>;
+  customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tinLastFour?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tinType?: Resolver<ResolversTypes['TaxIdType'], ParentType, ContextType>;
+};
+
 export type TimelineConnectionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TimelineConnection'] = ResolversParentTypes['TimelineConnection']> = {
   nodes?: Resolver<Array<ResolversTypes['TimelineEntry']>, ParentType, ContextType>;
   omittedKinds?: Resolver<Array<ResolversTypes['TimelineKind']>, ParentType, ContextType>;
@@ -4499,6 +4678,12 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Statement?: StatementResolvers<ContextType>;
   StatementEntry?: StatementEntryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  TaxForm1099Int?: TaxForm1099IntResolvers<ContextType>;
+  TaxFormAccountLine?: TaxFormAccountLineResolvers<ContextType>;
+  TaxFormAddress?: TaxFormAddressResolvers<ContextType>;
+  TaxFormOtherCurrencyAccount?: TaxFormOtherCurrencyAccountResolvers<ContextType>;
+  TaxFormPayer?: TaxFormPayerResolvers<ContextType>;
+  TaxFormRecipient?: TaxFormRecipientResolvers<ContextType>;
   TimelineConnection?: TimelineConnectionResolvers<ContextType>;
   TimelineEntry?: TimelineEntryResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;

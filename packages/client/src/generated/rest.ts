@@ -746,7 +746,7 @@ export interface paths {
         };
         /**
          * An account's statement of a period
-         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods. A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 `STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.
+         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions; an account on a product adds INTEREST_EARNED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED rows) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods. A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 `STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.
          *
          *     Requires the scope `accounts:read`.
          *
@@ -1319,6 +1319,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customer/{customerId}/tax-form/1099-INT/{year}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's 1099-INT of a tax year
+         * @description Not in the contract. The interest posted in calendar year `year` (by each posting's business date) to the accounts the customer is the first owner of (the first OWNER of each account, docs/adr/0091): Box 1 and a line per account (its id, the last four digits of its number, the interest). A 1099-INT is in US dollars: accounts in other currencies are left out of Box 1 and listed in `otherCurrencyAccounts`. `reportable` is false below the $10.00 reporting threshold. `final` is false until the environment's end of day has closed December 31 of the year. The payer is the service's configuration (TAX_FORM_PAYER_*); the recipient is the customer's name, first address and only the last four digits of its TIN (SSN, or a business's EIN). By `Accept`: `application/json` (default, in the envelope) or `application/pdf` (the payee statement, drawn by the statement PDF workers: STATEMENT_RENDERING_BUSY when they have no room). Every read is audited (`customer.tax_form.read`).
+         *
+         *     Requires the scope `tax-forms:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `year` is not a tax year from 2000 to the environment's current year (detail code OUT_OF_RANGE).
+         */
+        get: operations["getCustomerTaxForm1099Int"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clock": {
         parameters: {
             query?: never;
@@ -1605,7 +1630,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post" | "account.maintenance_fee.charge" | "account.maintenance_fee.waive" | "account.maintenance_fee.uncollected";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post" | "account.maintenance_fee.charge" | "account.maintenance_fee.waive" | "account.maintenance_fee.uncollected" | "customer.tax_form.read";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note" | "environment_clock" | "verification_document" | "account_number" | "product";
             /**
@@ -2326,6 +2351,14 @@ export interface components {
                 transferId: string | null;
                 reversesTransactionId: string | null;
             }[];
+            /** @description Only for an account on a product: the interest credited in the period (its entries that are interest postings). A JSON number, exact in the ledger. */
+            interestEarned?: number;
+            /** @description Only for an account on a product: the average of the posted balance at the end of each day of the period. A JSON number, exact in the ledger. */
+            averageDailyBalance?: number;
+            /** @description Only for an account on a product: the days of the period (a part of a day counts as one). */
+            daysInPeriod?: number;
+            /** @description Only for an account on a product: Reg DD's annual percentage yield earned (12 CFR 1030.7(c), Appendix A Part II), 100 × [(1 + interestEarned / averageDailyBalance)^(365 / daysInPeriod) − 1] to two decimals, as a fraction of 1 to 4 decimals ("0.0658" is 6.58 %); null when the average balance is not positive. */
+            annualPercentageYieldEarned?: string | null;
         };
         /** @description One posted entry of the ledger: one line of the NDJSON export. */
         LedgerExportEntry: {
@@ -2775,6 +2808,67 @@ export interface components {
             }[];
             /** @description Pass as `after` for the next (older) page: a month, YYYY-MM; null on the last page. */
             nextAfter: string | null;
+        };
+        /** @description A customer's 1099-INT of a tax year (the payee statement's content). */
+        TaxForm1099Int: {
+            /** @constant */
+            form: "1099-INT";
+            taxYear: number;
+            /** @description False until the environment's end of day has closed the year's last date: the amounts may still change. */
+            final: boolean;
+            /** @description Box 1 is at least the reporting threshold. */
+            reportable: boolean;
+            /** @description The reporting threshold (10.00). Exact decimal text in US dollars, two decimals. */
+            reportingThreshold: string;
+            /** @constant */
+            currency: "USD";
+            /** @description The payer (the bank), from TAX_FORM_PAYER_*. */
+            payer: {
+                name: string;
+                address: string;
+                /** @description The payer's EIN, NN-NNNNNNN. */
+                tin: string;
+                phone: string;
+            };
+            /** @description The recipient: the customer. */
+            recipient: {
+                customerId: string;
+                /** @description A person's full name, a business's legal name. */
+                name: string;
+                /** @description The customer's first address; null when it has none. */
+                address: {
+                    street: string;
+                    city: string;
+                    state: string;
+                    zip: string;
+                } | null;
+                /** @enum {string} */
+                tinType: "SSN" | "EIN";
+                /** @description The last four digits of the recipient's TIN: never more (26 CFR 301.6109-4, a truncated TIN). */
+                tinLastFour: string;
+            };
+            /** @description Box 1: the interest posted in the year (by each posting's business date) to the USD accounts the customer is the first owner of. Exact decimal text in US dollars, two decimals. */
+            box1InterestIncome: string;
+            /** @description The accounts of Box 1, by id: those with interest posted in the year. */
+            accounts: {
+                accountId: string;
+                /** @description The last four digits of the account's number. */
+                accountNumberLast4: string | null;
+                /** @description Interest posted to the account in the year. Exact decimal text in US dollars, two decimals. */
+                interestPaid: string;
+            }[];
+            /** @description Accounts the customer is the first owner of whose interest is in another currency: left out of Box 1. */
+            otherCurrencyAccounts: {
+                accountId: string;
+                currency: string;
+                /** @description Interest posted in the year, exact decimal text in the account's currency. */
+                interestPaid: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description The environment's time the form was read at.
+             */
+            asOf: string;
         };
         /** @description An environment's clock. */
         Clock: {
@@ -3585,6 +3679,15 @@ export interface components {
             error: null;
             requestId: components["schemas"]["RequestId"];
             logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        TaxForm1099IntResponse: {
+            data: components["schemas"]["TaxForm1099Int"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         ClockResponse: {
@@ -5123,7 +5226,23 @@ export interface components {
             };
         };
         /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/x-ndjson, text/csv. */
-        CustomerNotAcceptable: {
+        CustomerNotAcceptable_exportLedgerEntries: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_ACCEPTABLE";
+                    };
+                };
+            };
+        };
+        /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/json, application/pdf. */
+        CustomerNotAcceptable_getCustomerTaxForm1099Int: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "Cache-Control": components["headers"]["CacheControl"];
@@ -5437,6 +5556,27 @@ export interface components {
             };
         };
         /**
+         * @description - `TAX_FORM_PAYER_NOT_CONFIGURED`: A production service without TAX_FORM_PAYER_*: no form is printed with a made-up payer.
+         *     - `STATEMENT_RENDERING_BUSY`: PDF only: the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` PDFs; retry shortly.
+         *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+         */
+        CustomerServiceUnavailable_getCustomerTaxForm1099Int: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TAX_FORM_PAYER_NOT_CONFIGURED" | "STATEMENT_RENDERING_BUSY" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `VERIFICATION_PROVIDER_NOT_CONFIGURED`: VERIFICATION_PROVIDER is none (production, until a real provider is configured); nothing changes.
          *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
          */
@@ -5548,6 +5688,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `TAX_FORM_NOT_APPLICABLE`: The customer is a business that gets no 1099-INT: a corporation or a tax-exempt organisation (exempt recipients), or one formed outside the US. */
+        CustomerUnprocessableContent_getCustomerTaxForm1099Int: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TAX_FORM_NOT_APPLICABLE";
+                    };
+                };
+            };
+        };
         /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
         CustomerUnsupportedMediaType: {
             headers: {
@@ -5605,6 +5761,11 @@ export interface components {
          * @example HIGH_YIELD_SAVINGS
          */
         code: string;
+        /**
+         * @description A tax year: a calendar year from 2000 to the environment's current one (VALIDATION_FAILED otherwise).
+         * @example 2026
+         */
+        year: string;
         /**
          * @description The account number's id (`accountNumberId`, any case): never the number itself, which is in no URL. A value that is not a UUID names none.
          * @example 0193a5c9-2b3c-7d4e-8f5a-6b7c8d9e0f1a
@@ -8807,7 +8968,7 @@ export interface operations {
             401: components["responses"]["CustomerUnauthorized"];
             403: components["responses"]["CustomerForbidden"];
             404: components["responses"]["CustomerNotFound_createCustomer"];
-            406: components["responses"]["CustomerNotAcceptable"];
+            406: components["responses"]["CustomerNotAcceptable_exportLedgerEntries"];
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable_exportLedgerEntries"];
@@ -9737,7 +9898,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post" | "account.maintenance_fee.charge" | "account.maintenance_fee.waive" | "account.maintenance_fee.uncollected";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.verification.document_upload" | "customer.verification.document_review" | "customer.verification.document_read" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "account.close" | "account.reopen" | "customer.archive" | "account.mark_inactive" | "account.mark_dormant" | "account.escheatment_notice" | "account.reactivate" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "pii_rotation.reencrypt_account_numbers" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused" | "account.account_number.create" | "account.account_number.update" | "account.account_number.read" | "account_number.lookup" | "clock.advance" | "product.create" | "product.rate.change" | "account.interest.accrue" | "account.interest.post" | "account.maintenance_fee.charge" | "account.maintenance_fee.waive" | "account.maintenance_fee.uncollected" | "customer.tax_form.read";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -10598,6 +10759,98 @@ export interface operations {
             429: components["responses"]["AccountRateLimited"];
             500: components["responses"]["AccountInternalError"];
             503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    getCustomerTaxForm1099Int: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+                /**
+                 * @description A tax year: a calendar year from 2000 to the environment's current one (VALIDATION_FAILED otherwise).
+                 * @example 2026
+                 */
+                year: components["parameters"]["year"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's 1099-INT. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "form": "1099-INT",
+                     *         "taxYear": 2026,
+                     *         "final": true,
+                     *         "reportable": true,
+                     *         "reportingThreshold": "10.00",
+                     *         "currency": "USD",
+                     *         "payer": {
+                     *           "name": "Example Sandbox Bank (not a real payer)",
+                     *           "address": "100 Example Street, Anytown, NY 10001",
+                     *           "tin": "00-0000000",
+                     *           "phone": "(555) 010-0100"
+                     *         },
+                     *         "recipient": {
+                     *           "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "name": "Alexandra Jane Doe",
+                     *           "address": {
+                     *             "street": "1 Main St",
+                     *             "city": "Springfield",
+                     *             "state": "IL",
+                     *             "zip": "62701"
+                     *           },
+                     *           "tinType": "SSN",
+                     *           "tinLastFour": "6789"
+                     *         },
+                     *         "box1InterestIncome": "412.87",
+                     *         "accounts": [
+                     *           {
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "accountNumberLast4": "9015",
+                     *             "interestPaid": "412.87"
+                     *           }
+                     *         ],
+                     *         "otherCurrencyAccounts": [],
+                     *         "asOf": "2027-01-14T15:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaxForm1099IntResponse"];
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            406: components["responses"]["CustomerNotAcceptable_getCustomerTaxForm1099Int"];
+            422: components["responses"]["CustomerUnprocessableContent_getCustomerTaxForm1099Int"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable_getCustomerTaxForm1099Int"];
         };
     };
     getClock: {

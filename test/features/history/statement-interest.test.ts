@@ -1,0 +1,194 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, expectSuccess } from '../../rest/helpers.js';
+import { ledgerViolations } from '../../support/ledger-invariants.js';
+import { startTestService, type TestService } from '../../support/service.js';
+
+/**
+ * A statement of an account on a product shows the period's interest and the annual percentage yield earned (Reg DD
+ * 12 CFR 1030.7(c), Appendix A Part II), in JSON, CSV and PDF; a statement of any other account is as it was. The APY
+ * earned is computed here from the appendix's formula, checked first against the appendix's worked example; the
+ * average daily balance here from the statement's own entries.
+ */
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => service?.stop());
+
+const DAY_MS = 86_400_000;
+
+/** Appendix A, Part II: APY earned = 100 [(1 + interest earned / balance)^(365 / days in period) − 1], to two decimals. */
+const apyEarnedPercent = (interest: number, balance: number, days: number): string =>
+  (100 * ((1 + interest / balance) ** (365 / days) - 1)).toFixed(2);
+
+describe("Reg DD Appendix A's formula, as this test computes it", () => {
+  it("gives the appendix's worked example: $5.25 on an average daily balance of $1,000 over 30 days is 6.58 %", () => {
+    expect(apyEarnedPercent(5.25, 1000, 30)).toBe('6.58');
+  });
+});
+
+async function openAccount(productCode?: string): Promise<string> {
+  const { customerId } = await createCustomer(service);
+  const res = await service.call('POST', '/sandbox/account', {
+    body: {
+      associatedCustomerIds: [customerId],
+      name: 'Savings',
+      currency: 'USD',
+      type: 'SAVINGS',
+      ...(productCode && { productCode }),
+    },
+  });
+  expectSuccess(res, 'account', 201);
+  return res.json.data.accountId as string;
+}
+
+const deposit = async (accountId: string, amount: number) =>
+  expectSuccess(
+    await service.call('POST', `/sandbox/account/${accountId}/transaction`, { body: { type: 'CREDIT', amount } }),
+    'account',
+    201,
+  );
+
+let onProduct: string;
+let plain: string;
+let from: string;
+let to: string;
+
+beforeAll(async () => {
+  const product = {
+    code: 'STATEMENT_SAVINGS',
+    name: 'Statement savings',
+    accountType: 'SAVINGS',
+    currency: 'USD',
+    interest: {
+      tiers: [{ minimumBalance: '0', annualRate: '0.06' }],
+      dayCount: 'ACTUAL_365',
+      balanceBasis: 'END_OF_DAY',
+      compounding: 'DAILY',
+      posting: 'MONTHLY',
+    },
+  };
+  expectSuccess(await service.call('POST', '/sandbox/product', { body: product }), 'account', 201);
+  onProduct = await openAccount('STATEMENT_SAVINGS');
+  plain = await openAccount();
+  from = (await service.call('GET', '/sandbox/clock')).json.data.now as string;
+  await deposit(onProduct, 1000);
+  await deposit(plain, 1000);
+  // 45 days always cross a month's end: the end of day posts the month's interest.
+  expectSuccess(await service.call('POST', '/sandbox/clock/advance', { body: { days: 45 } }), 'customer', 200);
+  to = (await service.call('GET', '/sandbox/clock')).json.data.now as string;
+}, 120_000);
+
+const statementPath = (accountId: string) =>
+  `/sandbox/account/${accountId}/statement?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+
+describe('a statement of an account on a product', () => {
+  it('JSON: the interest credited in the period, the average daily balance and the APY earned', async () => {
+    const res = await service.call('GET', statementPath(onProduct));
+    expectSuccess(res, 'account', 200);
+    const statement = res.json.data;
+    // The interest earned: the period's credits that are interest postings, as interest_postings records them.
+    const { rows } = await service.database.pool.query<{ posted: string }>(
+      `SELECT coalesce(sum(x.posted), 0)::text AS posted FROM interest_postings x JOIN ledger_entries e ON e.id = x.transaction_id
+        WHERE x.account_id = $1 AND e.posted_at >= $2 AND e.posted_at < $3`,
+      [onProduct, from, to],
+    );
+    expect(Number(rows[0]!.posted)).toBeGreaterThan(0);
+    expect(statement.interestEarned).toBe(Number(rows[0]!.posted));
+
+    // The average daily balance, from the statement's own entries: the balance at the end of each day of the period.
+    const days = Math.ceil((Date.parse(to) - Date.parse(from)) / DAY_MS);
+    expect(statement.daysInPeriod).toBe(days);
+    let sum = 0;
+    for (let k = 1; k <= days; k++) {
+      const end = Math.min(Date.parse(from) + k * DAY_MS, Date.parse(to));
+      const before = statement.entries.filter((entry: { postedAt: string }) => Date.parse(entry.postedAt) < end);
+      sum += before.length ? before[before.length - 1].balanceAfter : statement.openingBalance;
+    }
+    expect(statement.averageDailyBalance).toBeCloseTo(sum / days, 2);
+
+    const expected = apyEarnedPercent(statement.interestEarned, statement.averageDailyBalance, days);
+    expect((Number(statement.annualPercentageYieldEarned) * 100).toFixed(2)).toBe(expected);
+    expect(statement.annualPercentageYieldEarned).toMatch(/^0\.\d{1,4}$/);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('CSV: INTEREST_EARNED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED after CLOSING_BALANCE', async () => {
+    const json = (await service.call('GET', statementPath(onProduct))).json.data;
+    const csv = await service.call('GET', statementPath(onProduct), { headers: { accept: 'text/csv' } });
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines.at(-4)).toMatch(/^CLOSING_BALANCE,/);
+    expect(lines.at(-3)!.split(',')).toEqual([
+      'INTEREST_EARNED',
+      json.to,
+      '',
+      '',
+      String(json.interestEarned),
+      '',
+      'USD',
+      '',
+    ]);
+    expect(lines.at(-2)!.split(',')[0]).toBe('AVERAGE_DAILY_BALANCE');
+    expect(Number(lines.at(-2)!.split(',')[5])).toBe(json.averageDailyBalance);
+    expect(lines.at(-1)!.split(',')).toEqual([
+      'ANNUAL_PERCENTAGE_YIELD_EARNED',
+      json.to,
+      '',
+      '',
+      json.annualPercentageYieldEarned,
+      '',
+      '',
+      '',
+    ]);
+  });
+
+  it('PDF: the interest earned and the APY earned as a percentage', async () => {
+    const json = (await service.call('GET', statementPath(onProduct))).json.data;
+    const response = await fetch(`${service.url}${statementPath(onProduct)}`, {
+      headers: { authorization: `Bearer ${service.token}`, accept: 'application/pdf' },
+    });
+    expect(response.status).toBe(200);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cas-statement-apy-'));
+    try {
+      writeFileSync(path.join(dir, 'statement.pdf'), Buffer.from(await response.arrayBuffer()));
+      const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'statement.pdf'), '-']).toString('utf8');
+      expect(text).toMatch(new RegExp(`Interest earned\\s+${json.interestEarned.toFixed(2)} USD`));
+      const percent = (Number(json.annualPercentageYieldEarned) * 100).toFixed(2);
+      expect(text).toMatch(
+        new RegExp(`Annual percentage yield earned: ${percent.replace('.', '\\.')}% over ${json.daysInPeriod} days`),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a statement of an account on no product', () => {
+  it('has none of these fields, rows or lines: the contract unchanged', async () => {
+    const res = await service.call('GET', statementPath(plain));
+    expectSuccess(res, 'account', 200);
+    expect(Object.keys(res.json.data).sort()).toEqual(
+      [
+        'accountId',
+        'currency',
+        'from',
+        'to',
+        'asOfSequence',
+        'openingBalance',
+        'closingBalance',
+        'totalCredits',
+        'totalDebits',
+        'entries',
+      ].sort(),
+    );
+    const csv = await service.call('GET', statementPath(plain), { headers: { accept: 'text/csv' } });
+    expect(csv.text.trimEnd().split('\r\n').at(-1)).toMatch(/^CLOSING_BALANCE,/);
+    expect(csv.text).not.toContain('INTEREST_EARNED');
+  });
+});
