@@ -53,11 +53,22 @@ WITH account AS MATERIALIZED (SELECT a.id, a.currency, a.product_code FROM accou
               a.product_code IS NOT NULL AS "onProduct",
               CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(coalesce(sum(p.posted_amount), 0))::text FROM period p
                 WHERE EXISTS (SELECT 1 FROM interest_postings x WHERE x.transaction_id = p.id)) END AS "interestEarned",
-              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(round(avg(coalesce((
+              -- The average reads the period's entries, never a look-up per day (a period of years costs what its entries
+              -- do): each day end sees the balance after the last entry posted before it, so an entry's balance counts
+              -- for the day ends after it and up to the next entry, the opening balance for those before the first.
+              CASE WHEN a.product_code IS NOT NULL THEN (
+                WITH spans AS (
+                  SELECT p.n, p.balance_after, least(ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int - 1, floor(extract(epoch FROM (p.posted_at - $3::timestamptz)) / 86400))::int AS seen_after,
+                         CASE WHEN p.n = (SELECT max(q.n) FROM period q) THEN ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int
+                              ELSE least(ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int - 1, floor(extract(epoch FROM (lead(p.posted_at) OVER (ORDER BY p.n) - $3::timestamptz)) / 86400))::int END AS seen_until
+                  FROM period p
+                )
+                SELECT trim_scale(round((coalesce((
   SELECT e.balance_after FROM ledger_entries e
-  WHERE e.account_id = a.id AND e.status = 'POSTED' AND e.posted_at < least($3::timestamptz + d.n * interval '1 day', $4::timestamptz)
-  ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1), 0)), currency_minor_digits(a.currency)))::text
-                FROM generate_series(1, ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int) AS d(n)) END AS "averageDailyBalance",
+  WHERE e.account_id = a.id AND e.status = 'POSTED' AND e.posted_at < $3::timestamptz
+  ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1), 0) * coalesce((SELECT s.seen_after FROM spans s WHERE s.n = 1), ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int)
+                         + coalesce((SELECT sum(s.balance_after * (s.seen_until - s.seen_after)) FROM spans s), 0)) / ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int,
+                       currency_minor_digits(a.currency)))::text) END AS "averageDailyBalance",
               ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int AS "daysInPeriod"
        FROM account a
      ),

@@ -19,9 +19,17 @@ import { queryRows, statement } from '../../db/sql/sql.js';
  * ledger_entries_account_posted_idx (which includes balance_after), O(log n) in the account's entries.
  */
 
-/** The posted balance of account `account` (an SQL expression) just before, or at, the instant `at`. */
 /** The days of the statement's period [$3, $4): a part of a day counts as one. */
 const DAYS_IN_PERIOD = `ceil(extract(epoch FROM ($4::timestamptz - $3::timestamptz)) / 86400)::int`;
+
+/**
+ * How many of the period's day ends come at or before instant `at` (in [$3, $4)): the day ends are $3 + n days for n
+ * from 1 to the period's days, the last one cut at $4 (which comes after every entry of the period).
+ */
+const dayEndsBy = (at: string) =>
+  `least(${DAYS_IN_PERIOD} - 1, floor(extract(epoch FROM (${at} - $3::timestamptz)) / 86400))::int`;
+
+/** The posted balance of account `account` (an SQL expression) just before, or at, the instant `at`. */
 
 const postedBalance = (account: string, comparison: '<' | '<=', at: string) => `coalesce((
   SELECT e.balance_after FROM ledger_entries e
@@ -141,8 +149,19 @@ const SQL = {
               a.product_code IS NOT NULL AS "onProduct",
               CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(coalesce(sum(p.posted_amount), 0))::text FROM period p
                 WHERE EXISTS (SELECT 1 FROM interest_postings x WHERE x.transaction_id = p.id)) END AS "interestEarned",
-              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(round(avg(${postedBalance('a.id', '<', "least($3::timestamptz + d.n * interval '1 day', $4::timestamptz)")}), currency_minor_digits(a.currency)))::text
-                FROM generate_series(1, ${DAYS_IN_PERIOD}) AS d(n)) END AS "averageDailyBalance",
+              -- The average reads the period's entries, never a look-up per day (a period of years costs what its entries
+              -- do): each day end sees the balance after the last entry posted before it, so an entry's balance counts
+              -- for the day ends after it and up to the next entry, the opening balance for those before the first.
+              CASE WHEN a.product_code IS NOT NULL THEN (
+                WITH spans AS (
+                  SELECT p.n, p.balance_after, ${dayEndsBy('p.posted_at')} AS seen_after,
+                         CASE WHEN p.n = (SELECT max(q.n) FROM period q) THEN ${DAYS_IN_PERIOD}
+                              ELSE ${dayEndsBy('lead(p.posted_at) OVER (ORDER BY p.n)')} END AS seen_until
+                  FROM period p
+                )
+                SELECT trim_scale(round((${postedBalance('a.id', '<', '$3::timestamptz')} * coalesce((SELECT s.seen_after FROM spans s WHERE s.n = 1), ${DAYS_IN_PERIOD})
+                         + coalesce((SELECT sum(s.balance_after * (s.seen_until - s.seen_after)) FROM spans s), 0)) / ${DAYS_IN_PERIOD},
+                       currency_minor_digits(a.currency)))::text) END AS "averageDailyBalance",
               ${DAYS_IN_PERIOD} AS "daysInPeriod"
        FROM account a
      ),

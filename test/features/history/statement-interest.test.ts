@@ -79,13 +79,36 @@ beforeAll(async () => {
   from = (await service.call('GET', '/sandbox/clock')).json.data.now as string;
   await deposit(onProduct, 1000);
   await deposit(plain, 1000);
-  // 45 days always cross a month's end: the end of day posts the month's interest.
-  expectSuccess(await service.call('POST', '/sandbox/clock/advance', { body: { days: 45 } }), 'customer', 200);
+  // 45 days always cross a month's end: the end of day posts the month's interest. A withdrawal on the 10th day
+  // gives the average a balance of its own for some of the days.
+  expectSuccess(await service.call('POST', '/sandbox/clock/advance', { body: { days: 10 } }), 'customer', 200);
+  expectSuccess(
+    await service.call('POST', `/sandbox/account/${onProduct}/transaction`, { body: { type: 'DEBIT', amount: 200 } }),
+    'account',
+    201,
+  );
+  expectSuccess(await service.call('POST', '/sandbox/clock/advance', { body: { days: 35 } }), 'customer', 200);
   to = (await service.call('GET', '/sandbox/clock')).json.data.now as string;
 }, 120_000);
 
 const statementPath = (accountId: string) =>
   `/sandbox/account/${accountId}/statement?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+
+/** The statement's balance at the end of each day of [from, to) (the last cut at `to`), averaged: Reg DD's figure. */
+function averageOfDayEnds(
+  statement: { openingBalance: number; entries: { postedAt: string; balanceAfter: number }[] },
+  from: string,
+  to: string,
+): number {
+  const days = Math.ceil((Date.parse(to) - Date.parse(from)) / DAY_MS);
+  let sum = 0;
+  for (let k = 1; k <= days; k++) {
+    const end = Math.min(Date.parse(from) + k * DAY_MS, Date.parse(to));
+    const before = statement.entries.filter((entry) => Date.parse(entry.postedAt) < end);
+    sum += before.length ? before[before.length - 1]!.balanceAfter : statement.openingBalance;
+  }
+  return sum / days;
+}
 
 describe('a statement of an account on a product', () => {
   it('JSON: the interest credited in the period, the average daily balance and the APY earned', async () => {
@@ -104,18 +127,35 @@ describe('a statement of an account on a product', () => {
     // The average daily balance, from the statement's own entries: the balance at the end of each day of the period.
     const days = Math.ceil((Date.parse(to) - Date.parse(from)) / DAY_MS);
     expect(statement.daysInPeriod).toBe(days);
-    let sum = 0;
-    for (let k = 1; k <= days; k++) {
-      const end = Math.min(Date.parse(from) + k * DAY_MS, Date.parse(to));
-      const before = statement.entries.filter((entry: { postedAt: string }) => Date.parse(entry.postedAt) < end);
-      sum += before.length ? before[before.length - 1].balanceAfter : statement.openingBalance;
-    }
-    expect(statement.averageDailyBalance).toBeCloseTo(sum / days, 2);
+    expect(statement.entries.length).toBe(3);
+    expect(statement.averageDailyBalance).toBeCloseTo(averageOfDayEnds(statement, from, to), 2);
 
     const expected = apyEarnedPercent(statement.interestEarned, statement.averageDailyBalance, days);
     expect((Number(statement.annualPercentageYieldEarned) * 100).toFixed(2)).toBe(expected);
     expect(statement.annualPercentageYieldEarned).toMatch(/^0\.\d{1,4}$/);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('a period of decades averages its day ends from its entries (no look-up per day), with the opening balance before them', async () => {
+    const since = '2000-01-01T00:00:00.000Z';
+    const res = await service.call(
+      'GET',
+      `/sandbox/account/${onProduct}/statement?from=${encodeURIComponent(since)}&to=${encodeURIComponent(to)}`,
+    );
+    expectSuccess(res, 'account', 200);
+    const statement = res.json.data;
+    expect(statement.daysInPeriod).toBeGreaterThan(9000);
+    expect(statement.averageDailyBalance).toBeCloseTo(averageOfDayEnds(statement, since, to), 2);
+    // And a period that starts after the first entry: its opening balance holds until the next.
+    const later = new Date(Date.parse(from) + 3 * DAY_MS).toISOString();
+    const partial = (
+      await service.call(
+        'GET',
+        `/sandbox/account/${onProduct}/statement?from=${encodeURIComponent(later)}&to=${encodeURIComponent(to)}`,
+      )
+    ).json.data;
+    expect(partial.openingBalance).toBe(1000);
+    expect(partial.averageDailyBalance).toBeCloseTo(averageOfDayEnds(partial, later, to), 2);
   });
 
   it('CSV: INTEREST_EARNED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED after CLOSING_BALANCE', async () => {
