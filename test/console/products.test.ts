@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect } from 'vitest';
-import { exactMoney, money, percent } from '../../console/src/format.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { exactMoney, fractionOfPercent, money, percent } from '../../console/src/format.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
@@ -335,5 +335,31 @@ describe('deposit products in the console', () => {
     expect(await page.getByRole('region', { name: 'Fees', exact: true }).count()).toBe(0);
     expect(await sections.getByRole('link', { name: 'Product' }).count()).toBe(0);
     expectClean();
+  });
+});
+
+describe('rates and amounts as the console shows and sends them', () => {
+  it('moves the decimal point in the text, so nothing is rounded', () => {
+    expect(['0.0425', '0.005', '0.000001', '0', '0.1', '0.999999'].map(percent)).toEqual([
+      '4.25%',
+      '0.5%',
+      '0.0001%',
+      '0%',
+      '10%',
+      '99.9999%',
+    ]);
+    expect(['4.25', '0.5', '0.0001', '0', '10', '99.9999', '3.50'].map(fractionOfPercent)).toEqual([
+      '0.0425',
+      '0.005',
+      '0.000001',
+      '0',
+      '0.1',
+      '0.999999',
+      '0.035',
+    ]);
+    expect(['', '4,25', '-1', '1e2', '4.'].map(fractionOfPercent)).toEqual([null, null, null, null, null]);
+    // Accrued interest keeps its 12 decimals; a float would have lost the last ones.
+    expect(exactMoney('1234.123456789012', 'USD')).toBe('$1,234.123456789012');
+    expect(exactMoney('0.7', 'USD')).toBe('$0.70');
   });
 });
