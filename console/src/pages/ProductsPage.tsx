@@ -398,7 +398,13 @@ function NewProductForm() {
             </>
           ) : null}
           {text('monthlyFee', { validate: amount })}
-          {text('waivedAt', { validate: amount })}
+          {text('waivedAt', {
+            // A threshold waives a fee: without one it would be dropped, not sent.
+            validate: (value) =>
+              value.trim() !== '' && draft.monthlyFee.trim() === ''
+                ? 'Enter the monthly fee it waives.'
+                : amount(value),
+          })}
           {text('minimumOpeningDeposit', { validate: amount })}
           {text('minimumBalance', { validate: amount })}
           {text('dailyWithdrawalTotal', { validate: amount })}
