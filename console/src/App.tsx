@@ -12,6 +12,8 @@ import { CustomerPage } from './pages/CustomerPage';
 import { CustomersPage } from './pages/CustomersPage';
 import { EventsPage } from './pages/EventsPage';
 import { NewCustomerPage } from './pages/NewCustomerPage';
+import { ProductPage } from './pages/ProductPage';
+import { ProductsPage } from './pages/ProductsPage';
 import { ReviewsPage } from './pages/ReviewsPage';
 import { SignIn } from './pages/SignIn';
 import { WebhooksPage } from './pages/WebhooksPage';
@@ -220,6 +222,10 @@ function CurrentPage() {
       return <ClockPage />;
     case 'reviews':
       return <ReviewsPage />;
+    case 'products':
+      return <ProductsPage />;
+    case 'product':
+      return <ProductPage code={route.code} />;
     default:
       return <h1>Page not found</h1>;
   }

@@ -20,6 +20,8 @@ export type Route =
   | { page: 'audit' }
   | { page: 'clock' }
   | { page: 'reviews' }
+  | { page: 'products' }
+  | { page: 'product'; code: string }
   | { page: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -35,6 +37,8 @@ export function parseRoute(pathname: string): Route {
   // Not /console/clock: /{environment}/clock is the API's, and the API's routes come first.
   if (parts.length === 1 && parts[0] === 'time') return { page: 'clock' };
   if (parts.length === 1 && parts[0] === 'verification') return { page: 'reviews' };
+  if (parts.length === 1 && parts[0] === 'products') return { page: 'products' };
+  if (parts.length === 2 && parts[0] === 'products') return { page: 'product', code: parts[1]! };
   return { page: 'not-found' };
 }
 
@@ -49,6 +53,8 @@ export const paths = {
   audit: () => `${BASE}/audit`,
   clock: () => `${BASE}/time`,
   reviews: () => `${BASE}/verification`,
+  products: () => `${BASE}/products`,
+  product: (code: string) => `${BASE}/products/${encodeURIComponent(code)}`,
 };
 
 const RouteContext = createContext<{ route: Route; pathname: string; navigate: (href: string) => void }>({

@@ -29,6 +29,12 @@ export function Layout({ children }: { children: ReactNode }) {
       scope: 'verification:read',
       current: route.page === 'reviews',
     },
+    {
+      href: paths.products(),
+      label: 'Products',
+      scope: 'products:read',
+      current: route.page === 'products' || route.page === 'product',
+    },
     { href: paths.audit(), label: 'Audit', scope: 'audit:read', current: route.page === 'audit' },
     { href: paths.clock(), label: 'Clock', scope: 'accounts:read', current: route.page === 'clock' },
   ].filter((link) => viewer.scopes.has(link.scope));

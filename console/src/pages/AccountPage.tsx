@@ -32,6 +32,13 @@ import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
 import { useCan, useViewer } from '../viewer';
 import { AccountNumbersPanel } from './AccountNumbersPanel';
+import {
+  ACCOUNT_PRODUCT_QUERY,
+  AccountProductSection,
+  FeesPanel,
+  InterestPanel,
+  useAccountProductFigures,
+} from './AccountProductPanels';
 
 /**
  * The account's summary. Later parts of the page (the balance chart from `Account.balanceHistory`, the
@@ -60,6 +67,7 @@ const AccountSummary = graphql(`
       overdraftLimit
       version
       metadata
+      productCode
       balance {
         posted
         pending
@@ -669,7 +677,7 @@ const LiveTransactionPosted = graphql(`
  * The page follows its own account: a change by anyone (another tab, another agent, the end of day) or a posting
  * reads the summary, the transactions and the recent events again, so what the page shows is never stale.
  */
-function useLiveAccount(accountId: string, skip: boolean) {
+function useLiveAccount(accountId: string, skip: boolean, onProduct: boolean) {
   const client = useApolloClient();
   // One reading at a time, and one more after it when a change arrived meanwhile: Apollo joins a refetch to the
   // same query already in flight, whose answer may predate the change (a deposit just after a flag's lifting).
@@ -681,7 +689,15 @@ function useLiveAccount(accountId: string, skip: boolean) {
     }
     reading.current.inFlight = true;
     void client
-      .refetchQueries({ include: ['AccountSummary', 'AccountTransactions', 'AccountRecentEvents'] })
+      .refetchQueries({
+        include: [
+          'AccountSummary',
+          'AccountTransactions',
+          'AccountRecentEvents',
+          // A posting moves the interest's tier and, at a month's end, brings a fee assessment.
+          ...(onProduct ? [ACCOUNT_PRODUCT_QUERY] : []),
+        ],
+      })
       .catch(() => undefined)
       .finally(() => {
         reading.current.inFlight = false;
@@ -707,7 +723,8 @@ export function AccountPage({ accountId }: { accountId: string }) {
     skip: deleted !== null,
   });
   const account = data?.account;
-  useLiveAccount(accountId, deleted !== null || !account);
+  const product = useAccountProductFigures(accountId, deleted ? null : account?.productCode);
+  useLiveAccount(accountId, deleted !== null || !account, Boolean(account?.productCode));
   if (deleted) {
     return (
       <>
@@ -753,6 +770,9 @@ export function AccountPage({ accountId }: { accountId: string }) {
         sections={[
           ['balance-heading', 'Balance'],
           ['account-numbers-heading', 'Account numbers'],
+          ...(account.productCode ? [['product-heading', 'Product'] as const] : []),
+          ...(product.hasInterest ? [['interest-heading', 'Interest'] as const] : []),
+          ...(product.hasFees ? [['fees-heading', 'Fees'] as const] : []),
           ...(account.relationships ? [['holders-heading', 'Holders'] as const] : []),
           ['flags-heading', 'Flags'],
           ['statement-heading', 'Statement'],
@@ -788,6 +808,13 @@ export function AccountPage({ accountId }: { accountId: string }) {
       </section>
       {/* Keyed: another account's page starts with its numbers hidden (the digits leave with the panel). */}
       <AccountNumbersPanel key={account.accountId} accountId={account.accountId} />
+      {account.productCode ? (
+        <>
+          <AccountProductSection figures={product} />
+          <InterestPanel figures={product} currency={account.currency} />
+          <FeesPanel figures={product} currency={account.currency} />
+        </>
+      ) : null}
       {account.relationships ? (
         <Holders accountId={account.accountId} version={account.version} relationships={account.relationships} />
       ) : null}
