@@ -16,45 +16,7 @@ const ProductPageQuery = graphql(`
       businessDate
     }
     product(code: $code) {
-      id
-      code
-      name
-      accountType
-      currency
-      interest {
-        dayCount
-        balanceBasis
-        compounding
-        posting
-        rate {
-          effectiveFrom
-          annualRate
-          tiers {
-            minimumBalance
-            annualRate
-          }
-        }
-        rateHistory {
-          effectiveFrom
-          annualRate
-          tiers {
-            minimumBalance
-            annualRate
-          }
-        }
-      }
-      fees {
-        monthlyMaintenance {
-          amount
-          waivedAtMinimumDailyBalance
-        }
-      }
-      minimumOpeningDeposit
-      minimumBalance
-      limits {
-        dailyWithdrawalTotal
-        withdrawalsPerMonth
-      }
+      ...ProductTerms
       createdAt
     }
   }

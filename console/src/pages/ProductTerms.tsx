@@ -1,31 +1,61 @@
 import { enumLabel, money, percent } from '../format';
-import type { DayCount } from '../gql/graphql';
+import { graphql } from '../gql';
+import type { DayCount, ProductTermsFragment } from '../gql/graphql';
 
-/** The parts of a product the console shows, as both `products` and `product` answer them. */
+/** A rate row of a product, as its terms answer it. */
 export interface ProductRateView {
   effectiveFrom: string;
   annualRate?: string | null;
   tiers?: readonly { minimumBalance: string; annualRate: string }[] | null;
 }
 
-export interface ProductView {
-  code: string;
-  name: string;
-  accountType: string;
-  currency: string;
-  interest?: {
-    dayCount: DayCount;
-    balanceBasis: string;
-    compounding: string;
-    posting: string;
-    rate?: ProductRateView | null;
-    rateHistory: readonly ProductRateView[];
-  } | null;
-  fees?: { monthlyMaintenance: { amount: string; waivedAtMinimumDailyBalance?: string | null } } | null;
-  minimumOpeningDeposit?: string | null;
-  minimumBalance?: string | null;
-  limits?: { dailyWithdrawalTotal?: string | null; withdrawalsPerMonth?: number | null } | null;
-}
+/** A product's terms as the Products page and a product's own page show them. */
+export const ProductTerms = graphql(`
+  fragment ProductTerms on Product {
+    id
+    code
+    name
+    accountType
+    currency
+    interest {
+      dayCount
+      balanceBasis
+      compounding
+      posting
+      rate {
+        effectiveFrom
+        annualRate
+        tiers {
+          minimumBalance
+          annualRate
+        }
+      }
+      rateHistory {
+        effectiveFrom
+        annualRate
+        tiers {
+          minimumBalance
+          annualRate
+        }
+      }
+    }
+    fees {
+      monthlyMaintenance {
+        amount
+        waivedAtMinimumDailyBalance
+      }
+    }
+    minimumOpeningDeposit
+    minimumBalance
+    limits {
+      dailyWithdrawalTotal
+      withdrawalsPerMonth
+    }
+  }
+`);
+
+/** The parts of a product the console shows, as both `products` and `product` answer them. */
+export type ProductView = ProductTermsFragment;
 
 const DAY_COUNTS: Readonly<Record<DayCount, string>> = {
   ACTUAL_365: 'Actual/365',

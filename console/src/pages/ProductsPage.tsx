@@ -27,45 +27,7 @@ const ProductsPageQuery = graphql(`
   query ProductsPage($after: String) {
     products(first: 20, after: $after) {
       nodes {
-        id
-        code
-        name
-        accountType
-        currency
-        interest {
-          dayCount
-          balanceBasis
-          compounding
-          posting
-          rate {
-            effectiveFrom
-            annualRate
-            tiers {
-              minimumBalance
-              annualRate
-            }
-          }
-          rateHistory {
-            effectiveFrom
-            annualRate
-            tiers {
-              minimumBalance
-              annualRate
-            }
-          }
-        }
-        fees {
-          monthlyMaintenance {
-            amount
-            waivedAtMinimumDailyBalance
-          }
-        }
-        minimumOpeningDeposit
-        minimumBalance
-        limits {
-          dailyWithdrawalTotal
-          withdrawalsPerMonth
-        }
+        ...ProductTerms
       }
       pageInfo {
         hasNextPage
