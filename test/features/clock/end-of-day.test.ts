@@ -23,8 +23,30 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** An account of `environment` with `count` holds of 1 that expire an hour from the environment's now. */
+/** Moves the environment's clock on, without running its end of day, by `ms` from its now. */
+async function moveClock(environment: string, ms: number): Promise<Date> {
+  const now = await h.services.clock.now(environment);
+  const audit = auditEventFor(h.caller(environment), {
+    operation: 'clock.advance',
+    resourceType: 'environment_clock',
+    resourceId: newId(),
+    changedFields: ['now'],
+  });
+  const to = new Date(now.getTime() + ms);
+  expect((await stores.clock.advance(environment, to, audit)).outcome).toBe('advanced');
+  return to;
+}
+
+/**
+ * An account of `environment` with `count` holds of 1 that expire an hour from the environment's now. The clock
+ * is first moved to the next midday in New York, so the hour never crosses a midnight and every hold falls on the
+ * first business date whatever the real time of day the suite runs at.
+ */
 async function accountWithHolds(environment: string, count: number): Promise<string[]> {
+  const now = await h.services.clock.now(environment);
+  // 17:00 UTC is midday (EST) or 13:00 (EDT) in New York; the business date after `now`'s is always ahead of it.
+  const midday = Date.parse(`${businessDateOf(now, ZONE)}T17:00:00Z`) + DAY_MS;
+  await moveClock(environment, midday - now.getTime());
   const caller = h.caller(environment);
   const customerId = (await h.services.customers.create(caller, buildCustomerInput())).value.customerId;
   const accountId = (await h.services.accounts.create(caller, buildAccountInput([customerId]))).value.accountId;
@@ -42,15 +64,7 @@ async function accountWithHolds(environment: string, count: number): Promise<str
 /** Moves the environment's clock two days on without running its end of day (what a service that was down leaves). */
 async function twoDaysPass(environment: string): Promise<string> {
   const now = await h.services.clock.now(environment);
-  const audit = auditEventFor(h.caller(environment), {
-    operation: 'clock.advance',
-    resourceType: 'environment_clock',
-    resourceId: newId(),
-    changedFields: ['now'],
-  });
-  expect((await stores.clock.advance(environment, new Date(now.getTime() + 2 * DAY_MS), audit)).outcome).toBe(
-    'advanced',
-  );
+  await moveClock(environment, 2 * DAY_MS);
   return businessDateOf(now, ZONE);
 }
 
