@@ -12,8 +12,14 @@ import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { nodeVersion, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
-import { newestClockAdvance, newestDataGrowth, renderBenchTables } from './lib/results-tables.js';
+import {
+  newestClockAdvance,
+  newestDataGrowth,
+  newestInterestMonthEnd,
+  renderBenchTables,
+} from './lib/results-tables.js';
 import { runClockAdvance, storeClockAdvance } from './lib/clock-advance.js';
+import { runInterestMonthEnd, storeInterestMonthEnd } from './lib/interest-month-end.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { runBenchEntry } from './lib/entry.js';
@@ -126,6 +132,20 @@ async function main(): Promise<void> {
         log(`clock-advance failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
+    if (options.scenarios.includes('interest-month-end')) {
+      try {
+        const { gitCommit } = describeMachine({ repoRoot, referenceNode, postgresVersion: db.serverVersion });
+        const interest = await runInterestMonthEnd(ctx, referenceNode, {
+          command: describeCommand(argv),
+          commit: gitCommit,
+        });
+        const stored = storeInterestMonthEnd(interest, repoRoot, options.outDir, options.quick);
+        log(`interest-month-end: ${path.relative(repoRoot, stored)}`);
+      } catch (error) {
+        failures.push(`interest-month-end failed: ${(error as Error).message.split('\n')[0]}`);
+        log(`interest-month-end failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
     // Start time is an operator's figure: measured on every core, as an instance starts, not on the servers' share.
     ctx.pinning.release();
     if (options.scenarios.includes('startup')) {
@@ -228,6 +248,7 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   const markdown = renderMarkdown(report, {
     dataGrowth: newestDataGrowth(repoRoot),
     clockAdvance: newestClockAdvance(repoRoot),
+    interestMonthEnd: newestInterestMonthEnd(repoRoot),
   });
   // Only the latest result of each kind is kept in the repository; history belongs in CI artifacts.
   for (const old of readdirSync(outDir)) {
@@ -245,8 +266,9 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
     writeFileSync(historyFile, `${kept.join('\n')}\n`);
   }
   // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.
-  // A clock-advance run stored there renders them too: its figures are summarised in them.
-  const clockStored = options.scenarios.includes('clock-advance') && !options.quick;
+  // A clock-advance or interest-month-end run stored there renders them too: its figures are summarised in them.
+  const clockStored =
+    (options.scenarios.includes('clock-advance') || options.scenarios.includes('interest-month-end')) && !options.quick;
   if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
   else {
     writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);

@@ -97,7 +97,7 @@ const CHANGED_SQL = `SELECT (SELECT count(*)::int FROM account_flag_lifts WHERE 
  * 1,000: the seed's balances sit on both sides; ACTUAL_365, compounding daily, posted monthly), in force long before
  * the advance; then every account on its product.
  */
-const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM accounts WHERE environment = $1),
+export const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM accounts WHERE environment = $1),
   made AS (INSERT INTO products (id, environment, code, name, account_type, currency, day_count, balance_basis, compounding, posting)
     SELECT gen_random_uuid(), $1, 'BENCH_' || row_number() OVER (ORDER BY k.type, k.currency), 'Bench interest', k.type, k.currency,
            'ACTUAL_365', 'END_OF_DAY', 'DAILY', 'MONTHLY' FROM kinds k RETURNING id)
@@ -105,7 +105,7 @@ const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM account
   SELECT gen_random_uuid(), $1, m.id, DATE '2000-01-01',
          '[{"minimumBalance": "0", "annualRate": "0.01"}, {"minimumBalance": "1000", "annualRate": "0.0425"}]'::jsonb FROM made m`;
 // A statement of its own: the trigger that keeps an account on its product's terms reads the products committed.
-const ON_PRODUCTS_SQL = `UPDATE accounts a SET product_code = p.code FROM products p
+export const ON_PRODUCTS_SQL = `UPDATE accounts a SET product_code = p.code FROM products p
   WHERE a.environment = $1 AND p.environment = $1 AND p.account_type = a.type AND p.currency = a.currency`;
 
 /** Interest accruals and postings the advance left, and the month ends among the dates it closed. */
@@ -231,11 +231,13 @@ export async function runClockAdvance(
   };
 }
 
-async function advanceOnce(
+/** One `POST /{env}/clock/advance` (by default the scenario's 30 days), timed, with the CPU it cost. */
+export async function advanceOnce(
   ctx: BenchContext,
   server: { baseUrl: string; pid: number },
   environment: string,
   bearer: string,
+  move: { days: number } | { to: string } = { days: CLOCK_ADVANCE_DAYS },
 ): Promise<ClockAdvanceRun> {
   const postgres = () => (ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid));
   const [serverBefore, postgresBefore] = [processCpuMicros(server.pid), postgres()];
@@ -243,7 +245,7 @@ async function advanceOnce(
   const res = await fetch(`${server.baseUrl}/${environment}/clock/advance`, {
     method: 'POST',
     headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ days: CLOCK_ADVANCE_DAYS }),
+    body: JSON.stringify(move),
     signal: AbortSignal.timeout(600_000),
   });
   const body = (await res.json()) as { data?: { businessDaysRun?: number } };

@@ -1,4 +1,5 @@
 import { type ClockAdvanceReport, clockLinearityRow } from './clock-advance.js';
+import { type InterestMonthEndReport, interestLinearityRow } from './interest-month-end.js';
 import { logRatioInterval, pairedLogRatios } from './interval.js';
 import { median } from './measure.js';
 import {
@@ -99,13 +100,14 @@ const headlineCell = ({ figure, runs }: Headline): string =>
 
 /**
  * The figures docs/performance.md quotes, between its markers: each target as the latest full run measured it,
- * and its headline from the history; then the newest clock-advance run's linearity, when one is stored. Rendered
+ * and its headline from the history; then the newest clock-advance and interest-month-end runs' linearity, when stored. Rendered
  * from bench/results alone (`npm run bench:tables`).
  */
 export function renderPerformanceFigures(
   report: BenchReport,
   history: readonly HistoryLine[],
   clockAdvance: ClockAdvanceReport | null = null,
+  interestMonthEnd: InterestMonthEndReport | null = null,
 ): string[] {
   const latest = evaluateTargets(report);
   const lines = [
@@ -129,6 +131,11 @@ export function renderPerformanceFigures(
   if (clockAdvance) {
     const row = clockLinearityRow(clockAdvance);
     const started = clockAdvance.startedAt.slice(0, 16).replace('T', ' ');
+    lines.push(`| ${row.target} | ${row.measured} (run of ${started} UTC) | ${metCell(row.met)} | – (its own run) |`);
+  }
+  if (interestMonthEnd) {
+    const row = interestLinearityRow(interestMonthEnd);
+    const started = interestMonthEnd.startedAt.slice(0, 16).replace('T', ' ');
     lines.push(`| ${row.target} | ${row.measured} (run of ${started} UTC) | ${metCell(row.met)} | – (its own run) |`);
   }
   return lines;

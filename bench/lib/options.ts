@@ -22,10 +22,11 @@ export const SCENARIO_NAMES = [
 /**
  * Scenarios a run includes only when named (never in the default, full run): two read the busy account of the
  * data-growth seed (bench/lib/growth-seed.ts), which `npm run bench:data-growth` measures at every size;
- * clock-advance seeds environments of its own (bench/lib/clock-advance.ts) and keeps its results apart.
+ * clock-advance and interest-month-end seed environments of their own (bench/lib/clock-advance.ts,
+ * bench/lib/interest-month-end.ts) and keep their results apart.
  */
 const BUSY_ACCOUNT_SCENARIOS = ['rest-balance-as-of', 'rest-statement'] as const;
-export const OPT_IN_SCENARIO_NAMES = [...BUSY_ACCOUNT_SCENARIOS, 'clock-advance'] as const;
+export const OPT_IN_SCENARIO_NAMES = [...BUSY_ACCOUNT_SCENARIOS, 'clock-advance', 'interest-month-end'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number] | (typeof OPT_IN_SCENARIO_NAMES)[number];
 
 /** The scenarios that need the ledger's own seed (funded accounts, accounts with recent transactions). */

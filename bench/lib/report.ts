@@ -15,6 +15,7 @@ import {
 import type { StartupResult } from './startup.js';
 import { type DataGrowthReport, renderGrowthSummary } from './growth-report.js';
 import { type ClockAdvanceReport, renderClockAdvance } from './clock-advance.js';
+import { type InterestMonthEndReport, renderInterestMonthEnd } from './interest-month-end.js';
 
 export interface BenchReport {
   startedAt: string;
@@ -308,6 +309,8 @@ export interface RenderContext {
   dataGrowth?: DataGrowthReport | null;
   /** The newest stored clock-advance run, likewise. */
   clockAdvance?: ClockAdvanceReport | null;
+  /** The newest stored interest-month-end run, likewise. */
+  interestMonthEnd?: InterestMonthEndReport | null;
 }
 
 function conditionLines(report: BenchReport): string[] {
@@ -478,6 +481,10 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
   if (context.clockAdvance) {
     lines.push('', '### End of day at scale (`npm run bench -- --scenarios clock-advance`)', '');
     lines.push(...renderClockAdvance(context.clockAdvance));
+  }
+  if (context.interestMonthEnd) {
+    lines.push('', '### Interest at a month end (`npm run bench -- --scenarios interest-month-end`)', '');
+    lines.push(...renderInterestMonthEnd(context.interestMonthEnd));
   }
 
   lines.push('', `### Targets (service on ${machine.nodeVersions.reference})`, '');
