@@ -95,8 +95,9 @@ export async function runInterestMonthEnd(
   ctx.pinning.pinServer(server.pid);
   const runs = new Map<number, InterestMonthEndRun[]>(sizes.map((accounts) => [accounts, []]));
   const problems = new Map<number, string[]>(sizes.map((accounts) => [accounts, []]));
-  let loadAtStart: number[] = [];
-  let cpuAtStart = cpuTimes();
+  // Read once the seed is done: the conditions of the measured advances only.
+  let loadAtStart: number[] | undefined;
+  let cpuAtStart: ReturnType<typeof cpuTimes> | undefined;
   try {
     const seeded = performance.now();
     for (const { name, accounts } of environments) {
@@ -151,8 +152,8 @@ export async function runInterestMonthEnd(
     ...run,
     conditions: {
       pinning: ctx.pinning.description,
-      stealShare: stealShareSince(cpuAtStart),
-      loadAverage: { start: loadAtStart, end: loadAverage() },
+      stealShare: cpuAtStart === undefined ? null : stealShareSince(cpuAtStart),
+      loadAverage: { start: loadAtStart ?? [], end: loadAverage() },
     },
     monthEnd,
     sizes: sizes.map((accounts) => {
