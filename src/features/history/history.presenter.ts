@@ -105,7 +105,11 @@ export const ledgerExportEntrySchema = z
       .regex(/^\d+(\.\d+)?$/)
       .describe('Exact decimal text.'),
     accountId: recordId.describe("A customer account, or the environment's settlement account of the currency."),
-    accountKind: z.enum(['CUSTOMER', 'SETTLEMENT']),
+    accountKind: z
+      .enum(['CUSTOMER', 'SETTLEMENT', 'INTEREST_EXPENSE', 'FEE_INCOME'])
+      .describe(
+        "A customer account's entry, or the bank's side: the settlement account, or the interest-expense or fee-income account of interest postings and fees.",
+      ),
     transactionId: recordId.describe('The entry.'),
     postingId: recordId.describe('The posting: its entries balance (debits equal credits).'),
   })

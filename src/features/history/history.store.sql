@@ -85,7 +85,7 @@ WITH account AS MATERIALIZED (SELECT a.id, a.currency, a.product_code FROM accou
 
 -- cas_history_export_batch_ndjson
 WITH batch AS MATERIALIZED (
-     SELECT e.posted_at, e.posting_seq, '{' || '"sequence":"' || e.posting_seq::text || '"' || ',' || '"postedAt":"' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' || ',' || '"currency":"' || e.currency::text || '"' || ',' || '"direction":"' || e.type::text || '"' || ',' || '"amount":"' || trim_scale(e.posted_amount)::text || '"' || ',' || '"accountId":"' || e.account_id::text || '"' || ',' || '"accountKind":"' || CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END || '"' || ',' || '"transactionId":"' || e.id::text || '"' || ',' || '"postingId":"' || e.posting_id::text || '"' || E'}\n' AS line FROM ledger_entries e
+     SELECT e.posted_at, e.posting_seq, '{' || '"sequence":"' || e.posting_seq::text || '"' || ',' || '"postedAt":"' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' || ',' || '"currency":"' || e.currency::text || '"' || ',' || '"direction":"' || e.type::text || '"' || ',' || '"amount":"' || trim_scale(e.posted_amount)::text || '"' || ',' || '"accountId":"' || e.account_id::text || '"' || ',' || '"accountKind":"' || CASE WHEN NOT e.is_settlement THEN 'CUSTOMER' ELSE coalesce((SELECT i.purpose FROM ledger_internal_accounts i WHERE i.id = e.account_id), 'SETTLEMENT') END || '"' || ',' || '"transactionId":"' || e.id::text || '"' || ',' || '"postingId":"' || e.posting_id::text || '"' || E'}\n' AS line FROM ledger_entries e
      WHERE e.environment = $1::varchar AND e.status = 'POSTED'
        AND e.posted_at >= $2::timestamptz AND e.posted_at < $3::timestamptz
        AND (e.posted_at, e.posting_seq) > ($4::timestamptz, $5::bigint)
@@ -96,7 +96,7 @@ WITH batch AS MATERIALIZED (
 
 -- cas_history_export_batch_csv
 WITH batch AS MATERIALIZED (
-     SELECT e.posted_at, e.posting_seq, e.posting_seq::text || ',' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || e.currency::text || ',' || e.type::text || ',' || trim_scale(e.posted_amount)::text || ',' || e.account_id::text || ',' || CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END || ',' || e.id::text || ',' || e.posting_id::text || E'\r\n' AS line FROM ledger_entries e
+     SELECT e.posted_at, e.posting_seq, e.posting_seq::text || ',' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || e.currency::text || ',' || e.type::text || ',' || trim_scale(e.posted_amount)::text || ',' || e.account_id::text || ',' || CASE WHEN NOT e.is_settlement THEN 'CUSTOMER' ELSE coalesce((SELECT i.purpose FROM ledger_internal_accounts i WHERE i.id = e.account_id), 'SETTLEMENT') END || ',' || e.id::text || ',' || e.posting_id::text || E'\r\n' AS line FROM ledger_entries e
      WHERE e.environment = $1::varchar AND e.status = 'POSTED'
        AND e.posted_at >= $2::timestamptz AND e.posted_at < $3::timestamptz
        AND (e.posted_at, e.posting_seq) > ($4::timestamptz, $5::bigint)
@@ -107,7 +107,7 @@ WITH batch AS MATERIALIZED (
 
 -- cas_history_export_account_batch_ndjson
 WITH batch AS MATERIALIZED (
-     SELECT e.posted_at, e.posting_seq, '{' || '"sequence":"' || e.posting_seq::text || '"' || ',' || '"postedAt":"' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' || ',' || '"currency":"' || e.currency::text || '"' || ',' || '"direction":"' || e.type::text || '"' || ',' || '"amount":"' || trim_scale(e.posted_amount)::text || '"' || ',' || '"accountId":"' || e.account_id::text || '"' || ',' || '"accountKind":"' || CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END || '"' || ',' || '"transactionId":"' || e.id::text || '"' || ',' || '"postingId":"' || e.posting_id::text || '"' || E'}\n' AS line FROM ledger_entries e
+     SELECT e.posted_at, e.posting_seq, '{' || '"sequence":"' || e.posting_seq::text || '"' || ',' || '"postedAt":"' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' || ',' || '"currency":"' || e.currency::text || '"' || ',' || '"direction":"' || e.type::text || '"' || ',' || '"amount":"' || trim_scale(e.posted_amount)::text || '"' || ',' || '"accountId":"' || e.account_id::text || '"' || ',' || '"accountKind":"' || CASE WHEN NOT e.is_settlement THEN 'CUSTOMER' ELSE coalesce((SELECT i.purpose FROM ledger_internal_accounts i WHERE i.id = e.account_id), 'SETTLEMENT') END || '"' || ',' || '"transactionId":"' || e.id::text || '"' || ',' || '"postingId":"' || e.posting_id::text || '"' || E'}\n' AS line FROM ledger_entries e
      WHERE e.environment = $1::varchar AND e.status = 'POSTED' AND e.account_id = $7::uuid
        AND e.posted_at >= $2::timestamptz AND e.posted_at < $3::timestamptz
        AND (e.posted_at, e.posting_seq) > ($4::timestamptz, $5::bigint)
@@ -118,7 +118,7 @@ WITH batch AS MATERIALIZED (
 
 -- cas_history_export_account_batch_csv
 WITH batch AS MATERIALIZED (
-     SELECT e.posted_at, e.posting_seq, e.posting_seq::text || ',' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || e.currency::text || ',' || e.type::text || ',' || trim_scale(e.posted_amount)::text || ',' || e.account_id::text || ',' || CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END || ',' || e.id::text || ',' || e.posting_id::text || E'\r\n' AS line FROM ledger_entries e
+     SELECT e.posted_at, e.posting_seq, e.posting_seq::text || ',' || to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' || e.currency::text || ',' || e.type::text || ',' || trim_scale(e.posted_amount)::text || ',' || e.account_id::text || ',' || CASE WHEN NOT e.is_settlement THEN 'CUSTOMER' ELSE coalesce((SELECT i.purpose FROM ledger_internal_accounts i WHERE i.id = e.account_id), 'SETTLEMENT') END || ',' || e.id::text || ',' || e.posting_id::text || E'\r\n' AS line FROM ledger_entries e
      WHERE e.environment = $1::varchar AND e.status = 'POSTED' AND e.account_id = $7::uuid
        AND e.posted_at >= $2::timestamptz AND e.posted_at < $3::timestamptz
        AND (e.posted_at, e.posting_seq) > ($4::timestamptz, $5::bigint)

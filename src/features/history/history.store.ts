@@ -54,7 +54,12 @@ const EXPORT_FIELDS: readonly (readonly [name: string, sql: string])[] = [
   ['direction', 'e.type::text'],
   ['amount', 'trim_scale(e.posted_amount)::text'],
   ['accountId', 'e.account_id::text'],
-  ['accountKind', "CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END"],
+  // An internal account's entry names its purpose (INTEREST_EXPENSE, FEE_INCOME: enum-checked capitals, no escaping);
+  // one probe of that table's primary key per entry on the bank's side, a table of a few rows per environment.
+  [
+    'accountKind',
+    "CASE WHEN NOT e.is_settlement THEN 'CUSTOMER' ELSE coalesce((SELECT i.purpose FROM ledger_internal_accounts i WHERE i.id = e.account_id), 'SETTLEMENT') END",
+  ],
   ['transactionId', 'e.id::text'],
   ['postingId', 'e.posting_id::text'],
 ];

@@ -84,7 +84,7 @@ export interface StatementDocument {
 }
 
 /** Which side of the bank an exported entry is on. */
-export type LedgerAccountKind = 'CUSTOMER' | 'SETTLEMENT';
+export type LedgerAccountKind = 'CUSTOMER' | 'SETTLEMENT' | 'INTEREST_EXPENSE' | 'FEE_INCOME';
 
 /** One posted entry of the ledger export: the fields of a line, in the order each line writes them. */
 export interface LedgerExportEntry {

@@ -240,6 +240,34 @@ describe('the monthly maintenance fee, month by month', () => {
       )
     ).rows[0]!.amount;
     expect(settlementAfter).toBe(settlementBefore);
+    // The ledger export names the bank's side of the fee and of its reversal: the fee-income account, not settlement.
+    const { rows: postings } = await service.database.pool.query<{ posting_id: string }>(
+      'SELECT posting_id FROM ledger_entries WHERE id = ANY($1::uuid[]) ORDER BY posting_seq',
+      [[feeTransaction, reversal.json.data.transactionId]],
+    );
+    expect(postings).toHaveLength(2);
+    const exported = await fetch(`${service.url}/sandbox/ledger-entries`, {
+      headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' },
+    });
+    expect(exported.status).toBe(200);
+    const lines = (await exported.text())
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) => JSON.parse(line) as { postingId: string; accountId: string; accountKind: string; direction: string },
+      );
+    for (const { posting_id: postingId } of postings)
+      expect(
+        lines
+          .filter((line) => line.postingId === postingId)
+          .map(({ accountKind, direction }) => `${accountKind} ${direction}`)
+          .sort(),
+      ).toEqual(
+        postingId === postings[0]!.posting_id
+          ? ['CUSTOMER DEBIT', 'FEE_INCOME CREDIT']
+          : ['CUSTOMER CREDIT', 'FEE_INCOME DEBIT'],
+      );
+    expect(new Set(lines.map((line) => line.accountKind))).toEqual(new Set(['CUSTOMER', 'SETTLEMENT', 'FEE_INCOME']));
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 

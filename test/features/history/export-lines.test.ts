@@ -29,7 +29,8 @@ afterAll(async () => service?.stop());
 /** Each exported entry as an object, in posting order: the export's values as the service selected them before its lines were SQL. */
 const ENTRIES_SQL = `SELECT e.posting_seq::text AS sequence, ${isoInstant('e.posted_at')} AS "postedAt", e.currency, e.type AS direction,
     trim_scale(e.posted_amount)::text AS amount, e.account_id AS "accountId",
-    CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END AS "accountKind", e.id AS "transactionId", e.posting_id AS "postingId"
+    CASE WHEN NOT e.is_settlement THEN 'CUSTOMER'
+         ELSE coalesce((SELECT i.purpose FROM ledger_internal_accounts i WHERE i.id = e.account_id), 'SETTLEMENT') END AS "accountKind", e.id AS "transactionId", e.posting_id AS "postingId"
   FROM ledger_entries e WHERE e.environment = 'sandbox' AND e.status = 'POSTED' AND ($1::uuid IS NULL OR e.account_id = $1::uuid)
   ORDER BY e.posted_at, e.posting_seq`;
 

@@ -96,6 +96,26 @@ describe("an account's interest", () => {
     // The posted interest is in the balance.
     const account = await service.call('GET', `/sandbox/account/${accountId}`);
     expect(account.json.data.amount).toBeCloseTo(10000 + Number(expected.posted), 6);
+    // The ledger export names the bank's side of each interest credit: the interest-expense account.
+    const { rows: interestCredits } = await service.database.pool.query<{ posting_id: string }>(
+      'SELECT e.posting_id FROM interest_postings x JOIN ledger_entries e ON e.id = x.transaction_id WHERE x.account_id = $1',
+      [accountId],
+    );
+    expect(interestCredits.length).toBeGreaterThan(0);
+    const all = await fetch(`${service.url}/sandbox/ledger-entries`, {
+      headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' },
+    });
+    const lines = (await all.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { postingId: string; accountKind: string; direction: string });
+    for (const { posting_id: postingId } of interestCredits)
+      expect(
+        lines
+          .filter((line) => line.postingId === postingId)
+          .map(({ accountKind, direction }) => `${accountKind} ${direction}`)
+          .sort(),
+      ).toEqual(['CUSTOMER CREDIT', 'INTEREST_EXPENSE DEBIT']);
 
     const gql = await graphql(
       service,

@@ -2376,8 +2376,11 @@ export interface components {
              * @description A customer account, or the environment's settlement account of the currency.
              */
             accountId: string;
-            /** @enum {string} */
-            accountKind: "CUSTOMER" | "SETTLEMENT";
+            /**
+             * @description A customer account's entry, or the bank's side: the settlement account, or the interest-expense or fee-income account of interest postings and fees.
+             * @enum {string}
+             */
+            accountKind: "CUSTOMER" | "SETTLEMENT" | "INTEREST_EXPENSE" | "FEE_INCOME";
             /**
              * Format: uuid
              * @description The entry.
