@@ -4,6 +4,7 @@ import { exactMoney, fractionOfPercent, money, percent } from '../../console/src
 import { issueApiToken } from '../support/api-tokens.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
+import { compareDecimalText, TIER_NOT_ASCENDING } from '../../console/src/tier-order.js';
 import { consoleSuite, expectAccessible } from './helpers.js';
 
 /**
@@ -197,6 +198,77 @@ describe('deposit products in the console', () => {
     },
   );
 
+  it('the console’s words for tiers out of order are the API’s own NOT_ASCENDING detail', async () => {
+    const before = await productCount();
+    const res = await suite.service.call('POST', '/sandbox/product', {
+      body: {
+        ...MONEY_MARKET,
+        code: 'CONSOLE_OUT_OF_ORDER',
+        interest: {
+          ...MONEY_MARKET.interest,
+          tiers: [
+            { minimumBalance: '0', annualRate: '0.005' },
+            { minimumBalance: '5000', annualRate: '0.01' },
+            { minimumBalance: '5000', annualRate: '0.02' },
+          ],
+        },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toContainEqual({
+      field: 'interest.tiers.2.minimumBalance',
+      code: 'NOT_ASCENDING',
+      message: TIER_NOT_ASCENDING,
+    });
+    expect(await productCount()).toBe(before);
+  });
+
+  browserIt(
+    'refuses tiers not strictly increasing at their field, in the API’s words, before anything is sent',
+    async () => {
+      const { page } = await open();
+      const creations: string[] = [];
+      page.on('request', (request) => {
+        if ((request.postData() ?? '').includes('createProduct')) creations.push(request.url());
+      });
+      await suite.signInAt(page, '/console/products');
+      const form = page.getByRole('form', { name: 'New product' });
+      await form.getByRole('textbox', { name: 'Code', exact: true }).fill('CONSOLE_TIERED');
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Console Tiered');
+      await form.getByRole('textbox', { name: 'Account type' }).fill('MONEY_MARKET');
+      await form.getByRole('radio', { name: 'Balance tiers' }).check();
+      await form.getByRole('button', { name: 'Add a tier' }).click();
+      await form.getByRole('button', { name: 'Add a tier' }).click();
+      await form.getByRole('textbox', { name: 'Tier 1 annual rate (%)' }).fill('0.5');
+      await form.getByRole('textbox', { name: 'Tier 2 from balance' }).fill('5000');
+      await form.getByRole('textbox', { name: 'Tier 2 annual rate (%)' }).fill('1');
+      // Equal to the tier before it, then below it (as text: 999.99 < 5000 although it has more characters).
+      const third = form.getByRole('textbox', { name: 'Tier 3 from balance' });
+      await form.getByRole('textbox', { name: 'Tier 3 annual rate (%)' }).fill('2');
+      for (const minimumBalance of ['5000.00', '999.99']) {
+        await third.fill(minimumBalance);
+        await form.getByRole('button', { name: 'Create product' }).click();
+        await form.getByRole('group', { name: 'Tier 3' }).getByText(TIER_NOT_ASCENDING).waitFor();
+        await expect.poll(() => third.getAttribute('aria-invalid')).toBe('true');
+      }
+      await expectAccessible(page, 'tiers out of order');
+      expect(creations).toEqual([]);
+      expect(await productCount()).toBe(3);
+
+      await third.fill('25000');
+      await form.getByRole('button', { name: 'Create product' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Console Tiered' }).waitFor();
+      expect(creations).toHaveLength(1);
+      const created = await ok('GET', '/sandbox/product/CONSOLE_TIERED');
+      expect(created.interest.rate.tiers).toEqual([
+        { minimumBalance: '0', annualRate: '0.005' },
+        { minimumBalance: '5000', annualRate: '0.01' },
+        { minimumBalance: '25000', annualRate: '0.02' },
+      ]);
+      expectClean();
+    },
+  );
+
   browserIt('changes a rate from a forward date after a confirmation naming the product, rate and date', async () => {
     const { page } = await open();
     await suite.signInAt(page, '/console/products/CONSOLE_SAVER');
@@ -361,5 +433,19 @@ describe('rates and amounts as the console shows and sends them', () => {
     // Accrued interest keeps its 12 decimals; a float would have lost the last ones.
     expect(exactMoney('1234.123456789012', 'USD')).toBe('$1,234.123456789012');
     expect(exactMoney('0.7', 'USD')).toBe('$0.70');
+  });
+
+  it('compares tier balances as text: more characters is not more money, trailing zeros change nothing', () => {
+    expect(
+      [
+        ['999.99', '5000'],
+        ['5000.00', '5000'],
+        ['05000', '5000'],
+        ['5000.001', '5000'],
+        ['10000', '9999.999999'],
+      ].map(([left, right]) => Math.sign(compareDecimalText(left!, right!)!)),
+    ).toEqual([-1, 0, 0, 1, 1]);
+    expect(compareDecimalText('', '5000')).toBeNull();
+    expect(compareDecimalText('5,000', '0')).toBeNull();
   });
 });

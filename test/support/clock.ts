@@ -1,4 +1,10 @@
+import { expect } from 'vitest';
 import type { Clock } from '../../src/clock.js';
+import { auditEventFor } from '../../src/domain/audit-event.js';
+import { newId } from '../../src/domain/ids.js';
+import { businessDateOf, type EndOfDayService } from '../../src/features/clock/index.js';
+import type { Stores } from '../../src/features/ports.js';
+import type { DomainHarness } from './domain.js';
 
 /**
  * A Clock that moves only when the test says (StartOptions.clock): `advance` fires, in order, the timers that
@@ -39,4 +45,38 @@ export class ManualClock implements Clock {
     }
     this.current = until;
   }
+}
+
+const DAY_MS = 86_400_000;
+/** The time zone of the domain harness's environments (ENVIRONMENT_TIME_ZONES' default). */
+const HARNESS_ZONE = 'America/New_York';
+
+const dayAfter = (date: string): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Moves the environment's clock to the day after `date` (its time of day kept) and runs its due end of day since
+ * `since`, waiting for any other run: how the end-of-day step tests (interest, fees) close a date on the domain harness.
+ */
+export async function passThrough(
+  h: DomainHarness,
+  clockStore: Stores['clock'],
+  environment: string,
+  date: string,
+  since: string,
+  endOfDay: EndOfDayService = h.services.endOfDay,
+) {
+  const now = await h.services.clock.now(environment);
+  const today = businessDateOf(now, HARNESS_ZONE);
+  const days = Math.round((Date.parse(`${dayAfter(date)}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS);
+  const audit = auditEventFor(h.caller(environment), {
+    operation: 'clock.advance',
+    resourceType: 'environment_clock',
+    resourceId: newId(),
+    changedFields: ['now'],
+  });
+  expect((await clockStore.advance(environment, new Date(now.getTime() + days * DAY_MS), audit)).outcome).toBe(
+    'advanced',
+  );
+  return endOfDay.runDue(environment, { since, waitForOthers: true });
 }

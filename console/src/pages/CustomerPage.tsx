@@ -17,6 +17,7 @@ import type { CustomerArchiveReason, CustomerDetailsQuery } from '../gql/graphql
 import { paths } from '../router';
 import { AuditTable } from './AuditPage';
 import { BeneficialOwners, OwnerOf } from './BeneficialOwners';
+import { TaxFormsSection } from './TaxFormsSection';
 import { VerificationPanel } from './VerificationPanel';
 import { useCan } from '../viewer';
 
@@ -417,6 +418,8 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   const canReadAudit = useCan('audit:read');
   const canReadEvents = useCan('events:read');
   const canReadVerification = useCan('verification:read');
+  // The year picker reads the environment's clock, which needs accounts:read.
+  const canReadTaxForms = useCan('tax-forms:read') && withAccounts;
   const [deleted, setDeleted] = useState<string | null>(null);
   const { data, error, loading } = useQuery(CustomerDetails, {
     variables: { customerId, withAccounts },
@@ -533,6 +536,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           )}
         </section>
       ) : null}
+      {canReadTaxForms ? <TaxFormsSection customerId={customer.customerId} /> : null}
       <CustomerMetadata customer={customer} canEdit={canEdit} />
       <NotesSection record={{ kind: 'customer', customerId: customer.customerId }} />
       {canReadAudit ? <TimelineSection customerId={customer.customerId} /> : null}

@@ -2,6 +2,7 @@ import { Button } from 'react-aria-components';
 import { ProblemTextField } from '../components/FormProblems';
 import { fractionOfPercent } from '../format';
 import type { RateTierInput } from '../gql/graphql';
+import { tierOrderProblem } from '../tier-order';
 
 /** A rate as typed: a flat percentage, or balance tiers each with its percentage. */
 export interface RateDraft {
@@ -97,6 +98,7 @@ export function RateFields({
                 isRequired
                 isReadOnly={index === 0}
                 inputMode="decimal"
+                validate={() => tierOrderProblem(draft.tiers, index)}
               />
               <ProblemTextField
                 field={`${prefix}tiers.${index}.annualRate`}

@@ -5,6 +5,7 @@ import { businessDateOf, EndOfDayService, endOfDate, endOfDayRequestId } from '.
 import { FeeService, maintenanceFeeStep } from '../../../src/features/fees/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
+import { passThrough } from '../../support/clock.js';
 import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -35,24 +36,6 @@ const monthEndFrom = (date: string): string => {
   return d;
 };
 const today = async (environment: string) => businessDateOf(await h.services.clock.now(environment), ZONE);
-
-/** Moves the environment's clock to the day after `date` (its time of day kept) and runs its due end of day. */
-async function passThrough(environment: string, date: string, since: string, endOfDay = h.services.endOfDay) {
-  const now = await h.services.clock.now(environment);
-  const days = Math.round(
-    (Date.parse(`${nextDay(date)}T00:00:00Z`) - Date.parse(`${await today(environment)}T00:00:00Z`)) / DAY_MS,
-  );
-  const audit = auditEventFor(h.caller(environment), {
-    operation: 'clock.advance',
-    resourceType: 'environment_clock',
-    resourceId: newId(),
-    changedFields: ['now'],
-  });
-  expect((await stores.clock.advance(environment, new Date(now.getTime() + days * DAY_MS), audit)).outcome).toBe(
-    'advanced',
-  );
-  return endOfDay.runDue(environment, { since, waitForOthers: true });
-}
 
 async function feeProduct(environment: string, code: string, amount: string, waivedAtMinimumDailyBalance?: string) {
   await h.services.products.create(h.caller(environment), {
@@ -105,7 +88,7 @@ describe('the maintenance fee, exactly once', () => {
       maintenanceFeeStep(new FeeService(crashing)),
     ]);
     const monthEnd = monthEndFrom(start);
-    const failed = await passThrough(environment, monthEnd, start, doomed);
+    const failed = await passThrough(h, stores.clock, environment, monthEnd, start, doomed);
     expect(failed.failed).toBe(monthEnd);
     expect(await assessmentsOf(environment)).toHaveLength(2);
     expect(await ledgerViolations(h.pool)).toEqual([]);
@@ -139,7 +122,7 @@ describe('the maintenance fee, exactly once', () => {
     const charged = await accountOn(environment, 'RERUN_CHECKING', 250);
     const waived = await accountOn(environment, 'RERUN_CHECKING', 5000);
     const monthEnd = monthEndFrom(start);
-    expect((await passThrough(environment, monthEnd, start)).failed).toBeNull();
+    expect((await passThrough(h, stores.clock, environment, monthEnd, start)).failed).toBeNull();
     const once = await assessmentsOf(environment);
     expect(once.map(({ accountId, outcome }) => ({ accountId, outcome }))).toEqual(
       [
@@ -213,7 +196,7 @@ describe('which accounts are assessed', () => {
     await h.services.ledger.postTransaction(caller, closed, { type: 'DEBIT', amount: 0.01 });
     await h.services.lifecycle.closeAccount(caller, closed, { reason: 'CUSTOMER_REQUEST' });
     const monthEnd = monthEndFrom(start);
-    expect((await passThrough(environment, monthEnd, start)).failed).toBeNull();
+    expect((await passThrough(h, stores.clock, environment, monthEnd, start)).failed).toBeNull();
     const month = monthEnd.slice(0, 7);
     expect(await assessmentsOf(environment)).toEqual(
       [
@@ -255,7 +238,7 @@ describe('which accounts are assessed', () => {
     const secondEnd = monthEndFrom(nextDay(firstEnd));
     // One advance over both month ends: every end of day runs after the clock moved, so the first month's interest
     // credit and fee are posted (posted_at) after the second month is over.
-    expect((await passThrough(environment, secondEnd, start)).failed).toBeNull();
+    expect((await passThrough(h, stores.clock, environment, secondEnd, start)).failed).toBeNull();
     const { rows: interest } = await h.pool.query<{ periodEnd: string; posted: string }>(
       `SELECT to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", trim_scale(posted)::text AS posted
        FROM interest_postings WHERE account_id = $1 ORDER BY period_end`,

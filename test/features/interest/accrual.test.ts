@@ -5,6 +5,7 @@ import { businessDateOf, EndOfDayService, endOfDate, endOfDayRequestId } from '.
 import { InterestService, interestAccrualStep, interestPostingStep } from '../../../src/features/interest/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
+import { passThrough } from '../../support/clock.js';
 import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -470,24 +471,6 @@ describe('interest at closing', () => {
   });
 });
 
-/** Moves the environment's clock to the day after `date` (its time of day kept) and runs its due end of day. */
-async function passThrough(environment: string, date: string, since: string, endOfDay = h.services.endOfDay) {
-  const now = await h.services.clock.now(environment);
-  const days = Math.round(
-    (Date.parse(`${nextDay(date)}T00:00:00Z`) - Date.parse(`${await today(environment)}T00:00:00Z`)) / DAY_MS,
-  );
-  const audit = auditEventFor(h.caller(environment), {
-    operation: 'clock.advance',
-    resourceType: 'environment_clock',
-    resourceId: newId(),
-    changedFields: ['now'],
-  });
-  expect((await stores.clock.advance(environment, new Date(now.getTime() + days * DAY_MS), audit)).outcome).toBe(
-    'advanced',
-  );
-  return endOfDay.runDue(environment, { since, waitForOthers: true });
-}
-
 const monthEndFrom = (date: string): string => {
   let d = date;
   while (!isMonthEnd(d)) d = nextDay(d);
@@ -521,7 +504,7 @@ describe('interest posting, resumed and deferred', () => {
       interestPostingStep(doomedInterest),
     ]);
     const monthEnd = monthEndFrom(start);
-    const failed = await passThrough(environment, monthEnd, start, doomed);
+    const failed = await passThrough(h, stores.clock, environment, monthEnd, start, doomed);
     expect(failed.failed).toBe(monthEnd);
     const { rows: before } = await h.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM interest_postings WHERE environment = $1',
@@ -559,14 +542,14 @@ describe('interest posting, resumed and deferred', () => {
     await h.services.ledger.postTransaction(caller, accountId, { type: 'CREDIT', amount: 7300 });
     await h.services.accounts.setFlag(caller, accountId, 'FROZEN', { reason: 'Review' });
     const firstEnd = monthEndFrom(start);
-    expect((await passThrough(environment, firstEnd, start)).failed).toBeNull();
+    expect((await passThrough(h, stores.clock, environment, firstEnd, start)).failed).toBeNull();
     const [deferred] = await postingsOf(accountId);
     const firstAccrued = (await accrualsOf(accountId)).reduce((sum, day) => sum + fixed(day.accrual), 0n);
     expect(deferred).toEqual({ periodEnd: firstEnd, posted: '0', residue: text(firstAccrued) });
     expect((await h.services.accounts.get(caller, accountId)).amount).toBe('7300');
     await h.services.accounts.clearFlag(caller, accountId, 'FROZEN');
     const secondEnd = monthEndFrom(nextDay(firstEnd));
-    expect((await passThrough(environment, secondEnd, start)).failed).toBeNull();
+    expect((await passThrough(h, stores.clock, environment, secondEnd, start)).failed).toBeNull();
     const all = (await accrualsOf(accountId)).reduce((sum, day) => sum + fixed(day.accrual), 0n);
     const [, paid] = await postingsOf(accountId);
     expect(paid!.periodEnd).toBe(secondEnd);
