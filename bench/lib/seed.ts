@@ -234,7 +234,7 @@ const FUNDING = '1000000.00';
 const DEPOSITS_PER_READ_ACCOUNT = 10;
 
 /**
- * The ledger's seed, in a few bulk statements on the bench's own connection: `transferAccounts` + 1 USD
+ * The ledger's seed, in a few bulk statements per batch on the bench's own connection: `transferAccounts` + 1 USD
  * accounts (the last is the hot one) funded with one deposit each, and `readAccounts` accounts with 10
  * deposits each, every account linked to one seeded customer. Each deposit is a real posting: the account's
  * entry (CREDIT, balance_after its running balance) and the settlement account's (DEBIT), inserted in one
@@ -255,12 +255,14 @@ export async function seedLedger(
   const client = await pool.connect();
   let entries = 0;
   try {
-    await client.query('BEGIN');
     await client.query(
       `INSERT INTO ledger_settlement_accounts (environment, currency) VALUES ($1, 'USD') ON CONFLICT (environment, currency) DO NOTHING`,
       [environment],
     );
+    // A transaction per batch: linking an account takes a transaction-level advisory lock per customer (the
+    // customer's account cap), and 100,000 links in one transaction exhaust PostgreSQL's lock table.
     for (let start = 0; start < all.length; start += BATCH * 5) {
+      await client.query('BEGIN');
       const ids = all.slice(start, start + BATCH * 5);
       const counts = deposits.slice(start, start + BATCH * 5);
       const result = await client.query(
@@ -307,8 +309,8 @@ export async function seedLedger(
          SELECT t.account_id, t.customer_id, $3, 0 FROM unnest($1::uuid[], $2::uuid[]) AS t(account_id, customer_id)`,
         [ids, owners.slice(start, start + BATCH * 5), environment],
       );
+      await client.query('COMMIT');
     }
-    await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
