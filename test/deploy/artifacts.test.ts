@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { configuredVariables } from '../support/config.js';
@@ -12,6 +12,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 import { productionNodeFlags } from '../../scripts/lib/production-start.js';
 import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
+import { patroniConfig } from '../../scripts/fleet/lib/patroni.js';
 
 /**
  * The production artifacts (Dockerfile, compose.yaml, deploy/), checked as far as this machine allows: it
@@ -23,6 +24,7 @@ import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 const VARIABLES = new Set(configuredVariables());
 const SERVICE_IMAGE = 'registry.example.com/customer-account-service';
 const HAPROXY_BINARY = '/usr/sbin/haproxy';
+const PATRONI_BINARY = '/usr/bin/patroni';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Node = any;
@@ -395,17 +397,185 @@ describe('compose.yaml', () => {
       /\$\{([A-Z0-9_]+)(:?[?-][^}]*)?\}/g,
       (_, name: string) => `synthetic${name.toLowerCase().replace(/_/g, '')}`,
     );
+  const environmentOf = (service: Node): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(service.environment as Record<string, string>).map(([key, value]) => [
+        key,
+        interpolate(String(value)),
+      ]),
+    );
   const serviceImage = 'customer-account-service:';
   const instances = Object.entries(services).filter(
     ([name, service]) => String(service.image).startsWith(serviceImage) && name !== 'migrate',
   );
+  const etcdMembers = Object.entries(services).filter(([, service]) =>
+    String(service.image).startsWith('quay.io/coreos/etcd:'),
+  );
+  const patroniMembers = Object.entries(services).filter(([, service]) =>
+    (service.volumes ?? []).some((volume: string) => volume.startsWith('./deploy/patroni/patroni.yml:')),
+  );
 
-  it('has the fleet: three instances, HAProxy, a PostgreSQL primary and a replica, Redis, a one-shot migration', () => {
+  it('has the fleet: three instances, HAProxy, etcd and Patroni members, HAProxy for PostgreSQL, Redis, the one-shot jobs', () => {
     expect(instances.map(([name]) => name)).toEqual(['app-1', 'app-2', 'app-3']);
-    for (const name of ['haproxy', 'postgres-primary', 'postgres-replica', 'redis', 'migrate'])
+    expect(etcdMembers.map(([name]) => name)).toEqual(['etcd-1', 'etcd-2', 'etcd-3']);
+    expect(patroniMembers.map(([name]) => name)).toEqual(['pg-1', 'pg-2', 'pg-3']);
+    for (const name of ['haproxy', 'postgres-haproxy', 'postgres-roles', 'redis', 'migrate'])
       expect(Object.keys(services)).toContain(name);
+    // The hand-failed-over pair is gone.
+    expect(Object.keys(services).filter((name) => /^postgres-(primary|replica)$/.test(name))).toEqual([]);
     for (const [name, service] of Object.entries(services)) {
       if (!String(service.image).startsWith(serviceImage)) expectPinned(service.image, `compose ${name}`);
+    }
+  });
+
+  it('etcd: a quorum of three, each member advertising its own name, every one in the initial cluster', () => {
+    const clusters = new Set<string>();
+    for (const [name, service] of etcdMembers) {
+      const env = environmentOf(service);
+      expect(env.ETCD_NAME, name).toBe(name);
+      expect(env.ETCD_ADVERTISE_CLIENT_URLS, name).toBe(`http://${name}:2379`);
+      expect(env.ETCD_INITIAL_ADVERTISE_PEER_URLS, name).toBe(`http://${name}:2380`);
+      expect(env.ETCD_INITIAL_CLUSTER_STATE, name).toBe('new');
+      expect(service.healthcheck.test.join(' '), name).toMatch(/etcdctl .*endpoint health/);
+      expect(service.volumes, name).toEqual([expect.stringMatching(new RegExp(`^${name}-data:${env.ETCD_DATA_DIR}$`))]);
+      clusters.add(env.ETCD_INITIAL_CLUSTER!);
+    }
+    expect([...clusters]).toEqual([etcdMembers.map(([name]) => `${name}=http://${name}:2380`).join(',')]);
+  });
+
+  describe('the Patroni members', () => {
+    const template = readFileSync('deploy/patroni/patroni.yml', 'utf8');
+    const placeholders = [...new Set([...template.matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]!))];
+    /** The member file as deploy/patroni/start-member.sh writes it from the member's environment. */
+    const memberFile = (env: Record<string, string>) => patroniConfig(env);
+
+    it('run the Dockerfile built from the pinned PostgreSQL image compose already uses, as postgres, on patroni', () => {
+      const dockerfile = readFileSync('deploy/patroni/Dockerfile', 'utf8');
+      const from = /^FROM (\S+) AS \S+$/m.exec(dockerfile)?.[1];
+      expectPinned(from!, 'deploy/patroni/Dockerfile');
+      expect(services['postgres-roles'].image, 'the same PostgreSQL as the jobs').toBe(from);
+      expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends patroni python3-etcd python3-psycopg2/);
+      expect(dockerfile).toMatch(/^USER postgres$/m);
+      expect(/^CMD (.*)$/m.exec(dockerfile)?.[1] && JSON.parse(/^CMD (.*)$/m.exec(dockerfile)![1]!)).toEqual([
+        'patroni',
+        '/tmp/patroni.yml',
+      ]);
+      expect(JSON.parse(/^ENTRYPOINT (.*)$/m.exec(dockerfile)![1]!)).toEqual(['/usr/local/bin/start-member.sh']);
+      for (const [name, service] of patroniMembers) {
+        expect(service.build, name).toBe('./deploy/patroni');
+        expectPinned(service.image, `compose ${name}`);
+      }
+    });
+
+    it("fill every placeholder of the fleet's member file, with their own names and a data volume each", () => {
+      for (const [name, service] of patroniMembers) {
+        const env = environmentOf(service);
+        expect(
+          placeholders.filter((placeholder) => !env[placeholder]),
+          name,
+        ).toEqual([]);
+        expect(env.ADDRESS, name).toBe(name);
+        expect(env.MEMBER, name).toBe(name.replace('-', ''));
+        expect(env.ETCD_HOSTS, name).toBe(etcdMembers.map(([etcd]) => `${etcd}:2379`).join(','));
+        expect(env.CLIENT_NETWORK, name).toBe('samenet');
+        // Secrets from the environment only.
+        expect(service.environment.SUPERUSER_PASSWORD, name).toBe(
+          '${CAS_POSTGRES_PASSWORD:?set CAS_POSTGRES_PASSWORD}',
+        );
+        expect(service.environment.REPLICATION_PASSWORD, name).toBe(
+          '${CAS_REPLICATION_PASSWORD:?set CAS_REPLICATION_PASSWORD}',
+        );
+        expect(service.volumes, name).toEqual([
+          './deploy/patroni/patroni.yml:/etc/patroni/patroni.yml.in:ro',
+          `./deploy/postgres/postgresql.conf:${env.POSTGRESQL_CONF}:ro`,
+          `${name}-data:/var/lib/postgresql/data`,
+        ]);
+        expect(env.DATA_DIR!.startsWith('/var/lib/postgresql/data/'), name).toBe(true);
+        const member = parse(memberFile(env));
+        expect(member.bootstrap.dcs.synchronous_mode, name).toBe(true);
+        expect(member.restapi.connect_address, name).toBe(`${name}:8008`);
+        expect(member.postgresql.connect_address, name).toBe(`${name}:5432`);
+        // Listening on every address of the container: its healthcheck asks 127.0.0.1, the others its name.
+        expect(env.PATRONI_RESTAPI_LISTEN, name).toBe('0.0.0.0:8008');
+        expect(env.PATRONI_POSTGRESQL_LISTEN, name).toBe('0.0.0.0:5432');
+        expect(new Set(patroniMembers.map(([, other]) => environmentOf(other).MEMBER)).size).toBe(
+          patroniMembers.length,
+        );
+      }
+    });
+
+    it("are healthy by Patroni's REST API (GET /health), and start once etcd is", () => {
+      for (const [name, service] of patroniMembers) {
+        expect(service.healthcheck.test.join(' '), name).toContain('http://127.0.0.1:8008/health');
+        expect(Object.keys(service.depends_on).sort(), name).toEqual(etcdMembers.map(([etcd]) => etcd));
+      }
+    });
+
+    it.runIf(existsSync(PATRONI_BINARY))(
+      '`patroni --validate-config` accepts the member file as pg-1 renders it (only compose names unresolvable here)',
+      async () => {
+        const env = environmentOf(services['pg-1']);
+        const work = mkdtempSync(path.join(os.tmpdir(), 'cas-compose-patroni-'));
+        try {
+          const file = path.join(work, 'patroni.yml');
+          writeFileSync(file, memberFile(env), { mode: 0o600 });
+          const result = await new Promise<{ code: number; output: string }>((resolve) =>
+            execFile(
+              PATRONI_BINARY,
+              ['--validate-config', file],
+              {
+                env: {
+                  PATH: process.env.PATH,
+                  PATRONI_RESTAPI_LISTEN: env.PATRONI_RESTAPI_LISTEN,
+                  PATRONI_POSTGRESQL_LISTEN: env.PATRONI_POSTGRESQL_LISTEN,
+                },
+              },
+              (error, stdout, stderr) =>
+                resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}`.trim() }),
+            ),
+          );
+          // Nothing resolves etcd-1..3 outside compose's network: that complaint, and no other.
+          const complaints = result.output.split('\n').filter((line) => line !== '');
+          expect(
+            complaints.filter(
+              (line) =>
+                !/^etcd3\.hosts \S+ didn't pass validation: \[Errno -[0-9]+\] (Name|Temporary failure)/.test(line),
+            ),
+            result.output,
+          ).toEqual([]);
+        } finally {
+          rmSync(work, { recursive: true, force: true });
+        }
+      },
+    );
+  });
+
+  it("HAProxy for PostgreSQL: Patroni's /primary on 5433 and /replica on 5434, its default servers the members", () => {
+    const proxy = services['postgres-haproxy'];
+    expect(proxy.volumes).toEqual([
+      './deploy/patroni/haproxy-global.cfg:/usr/local/etc/haproxy/global.cfg:ro',
+      './deploy/patroni/haproxy-postgres.cfg:/usr/local/etc/haproxy/postgres.cfg:ro',
+    ]);
+    expect(proxy.command).toEqual([
+      'haproxy',
+      '-f',
+      '/usr/local/etc/haproxy/global.cfg',
+      '-f',
+      '/usr/local/etc/haproxy/postgres.cfg',
+    ]);
+    const text = readFileSync('deploy/patroni/haproxy-postgres.cfg', 'utf8');
+    const listen = (name: string) =>
+      new RegExp(`^listen ${name}\\n((?:[ \\t]+.*\\n|\\n(?=[ \\t]))*)`, 'm').exec(text)?.[1] ?? '';
+    expect(listen('postgres')).toMatch(/bind "\$\{CAS_POSTGRES_LISTEN-:5433\}"/);
+    expect(listen('postgres')).toMatch(/^\s*http-check send meth GET uri \/primary$/m);
+    expect(listen('postgres-replica')).toMatch(/bind "\$\{CAS_POSTGRES_REPLICA_LISTEN-:5434\}"/);
+    expect(listen('postgres-replica')).toMatch(/^\s*http-check send meth GET uri \/replica$/m);
+    for (const section of [listen('postgres'), listen('postgres-replica')]) {
+      const servers = [
+        ...section.matchAll(/^\s*server \S+ "\$\{CAS_PG_\d-([^}]+)\}" check port "\$\{CAS_PATRONI_\d-(\d+)\}"/gm),
+      ];
+      expect(servers.map((match) => match[1])).toEqual(patroniMembers.map(([name]) => `${name}:5432`));
+      expect(servers.map((match) => match[2])).toEqual(patroniMembers.map(() => '8008'));
     }
   });
 
@@ -416,12 +586,7 @@ describe('compose.yaml', () => {
       expect(service.read_only, name).toBe(true);
       expect(service.user, name).toMatch(/^[1-9]\d*:\d+$/);
       expect(service.restart, name).toBe('unless-stopped');
-      const env = Object.fromEntries(
-        Object.entries(service.environment as Record<string, string>).map(([key, value]) => [
-          key,
-          interpolate(String(value)),
-        ]),
-      );
+      const env = environmentOf(service);
       expect(
         Object.keys(env).filter((key) => !VARIABLES.has(key)),
         name,
@@ -431,24 +596,45 @@ describe('compose.yaml', () => {
       env.PII_ACTIVE_KEY = SYNTHETIC_SECRETS['pii-active-key']!;
       env.PII_BLIND_INDEX_KEY = SYNTHETIC_SECRETS['pii-blind-index-key']!;
       expect(loadConfig(env), name).toMatchObject({ nodeEnv: 'production', port: 3000, runMigrationsOnStart: false });
-      expect(new URL(env.DATABASE_URL!).hostname).toBe('postgres-primary');
+      // Through HAProxy: the leader for writes, the replicas for lag-tolerant reads.
+      expect(new URL(env.DATABASE_URL!)).toMatchObject({ hostname: 'postgres-haproxy', port: '5433' });
+      expect(new URL(env.DATABASE_REPLICA_URL!)).toMatchObject({ hostname: 'postgres-haproxy', port: '5434' });
     }
   });
 
-  it('the migration runs the migration command straight against the primary, as the owner, without tokens or keys', () => {
+  it('the roles job, then the migration straight against the primary port, as the owner, without tokens or keys', () => {
+    const roles = services['postgres-roles'];
+    expect(roles.restart).toBe('no');
+    expect(roles.entrypoint).toEqual(['/usr/local/bin/create-roles.sh']);
+    expect(roles.volumes).toEqual([
+      './deploy/patroni/create-roles.sh:/usr/local/bin/create-roles.sh:ro',
+      './deploy/postgres/roles.sql:/etc/postgresql/roles.sql:ro',
+    ]);
+    expect(Object.keys(roles.environment).sort()).toEqual([
+      'CAS_APP_PASSWORD',
+      'CAS_OWNER_PASSWORD',
+      'CAS_POSTGRES_PASSWORD',
+    ]);
     const migrate = services.migrate;
     expect(migrate.command).toEqual(['node', 'dist/db/migrations/migrate-cli.js']);
     expect(migrate.restart).toBe('no');
-    expect(migrate.depends_on['postgres-primary'].condition).toBe('service_healthy');
-    const env = Object.fromEntries(
-      Object.entries(migrate.environment as Record<string, string>).map(([key, value]) => [
-        key,
-        interpolate(String(value)),
-      ]),
-    );
+    expect(migrate.depends_on['postgres-roles'].condition).toBe('service_completed_successfully');
+    const env = environmentOf(migrate);
     expect(Object.keys(env).sort()).toEqual(['DATABASE_URL', 'NODE_ENV']);
-    expect(new URL(env.DATABASE_URL!)).toMatchObject({ hostname: 'postgres-primary', username: 'cas_owner' });
+    expect(new URL(env.DATABASE_URL!)).toMatchObject({
+      hostname: 'postgres-haproxy',
+      port: '5433',
+      username: 'cas_owner',
+    });
     expect(loadConfig(env, { databaseOnly: true }).databasePreparedStatements).toBe(true);
+  });
+
+  it('no secret in the file: every password, token and key comes from the environment', () => {
+    const text = readFileSync('compose.yaml', 'utf8');
+    for (const match of text.matchAll(/^\s*(\w*(PASSWORD|TOKENS|KEYS?|_KEY))\s*:\s*(.*)$/gm))
+      expect(match[3], match[1]).toMatch(/^\$\{CAS_[A-Z_]+:\?set CAS_[A-Z_]+\}$/);
+    for (const match of text.matchAll(/postgresql:\/\/[^:]+:([^@]+)@/g))
+      expect(match[1]).toMatch(/^\$\{CAS_[A-Z_]+:\?set CAS_[A-Z_]+\}$/);
   });
 
   it('every dependency waits on a real condition, and every mounted file exists', () => {
@@ -470,11 +656,8 @@ describe('compose.yaml', () => {
         if (source.startsWith('./')) expect(existsSync(source), `${name}: ${volume}`).toBe(true);
       }
     }
-    expect(services['postgres-primary'].volumes).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^\.\/deploy\/postgres\/init-primary\.sh:\/docker-entrypoint-initdb\.d\//),
-      ]),
-    );
+    for (const script of ['deploy/patroni/start-member.sh', 'deploy/patroni/create-roles.sh'])
+      expect(statSync(script).mode & 0o111, `${script} is executable`).not.toBe(0);
   });
 
   it("HAProxy's default backends (deploy/haproxy.cfg) are the compose instances, on the port they listen on", () => {
@@ -484,6 +667,26 @@ describe('compose.yaml', () => {
     ].map((match) => match[1]);
     expect(backends).toEqual(instances.map(([name, service]) => `${name}:${service.environment.PORT}`));
   });
+
+  it.runIf(existsSync(HAPROXY_BINARY))(
+    "`haproxy -c` accepts compose's PostgreSQL HAProxy configuration with its defaults",
+    async () => {
+      const result = await new Promise<{ code: number; output: string }>((resolve) =>
+        execFile(
+          HAPROXY_BINARY,
+          ['-c', '-f', 'deploy/patroni/haproxy-global.cfg', '-f', 'deploy/patroni/haproxy-postgres.cfg'],
+          { env: { PATH: process.env.PATH } },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+        ),
+      );
+      expect(result.output).toContain('Configuration file is valid');
+      expect(result.code, result.output).toBe(0);
+      // The members' names resolve on compose's network only: those warnings, and no other.
+      const warnings = result.output.split('\n').filter((line) => /WARNING|ALERT/.test(line));
+      expect(warnings.filter((line) => !/could not resolve address 'pg-\d'/.test(line))).toEqual([]);
+    },
+  );
 });
 
 describe('deploy/haproxy.cfg', () => {

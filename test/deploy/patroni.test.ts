@@ -30,6 +30,7 @@ const MEMBER_VALUES = {
   SUPERUSER_PASSWORD: 'superuser-secret',
   REPLICATION_USER: 'replicator',
   REPLICATION_PASSWORD: 'replication-secret',
+  CLIENT_NETWORK: '127.0.0.0/8',
 };
 
 describe('deploy/patroni/patroni.yml', () => {

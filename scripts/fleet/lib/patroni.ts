@@ -333,6 +333,7 @@ export async function startPatroniCluster(options: {
           SUPERUSER_PASSWORD: creds.superuserPassword,
           REPLICATION_USER,
           REPLICATION_PASSWORD: creds.replicationPassword,
+          CLIENT_NETWORK: '127.0.0.0/8',
         }),
         { mode: 0o600 },
       );
