@@ -9,6 +9,7 @@ import {
   FIGURES_START,
   newestClockAdvance,
   newestDataGrowth,
+  newestInterestMonthEnd,
   PERFORMANCE_PAGE,
   storedResults,
   withFigures,
@@ -137,9 +138,12 @@ describe('the headline of a figure', () => {
     expect(page).toContain(FIGURES_START);
     expect(page).toContain(FIGURES_END);
     const clockAdvance = newestClockAdvance(repoRoot);
-    expect(withFigures(page, renderPerformanceFigures(stored.report, stored.history, clockAdvance))).toBe(page);
+    const interestMonthEnd = newestInterestMonthEnd(repoRoot);
+    expect(
+      withFigures(page, renderPerformanceFigures(stored.report, stored.history, clockAdvance, interestMonthEnd)),
+    ).toBe(page);
     expect(readFileSync(`${repoRoot}/bench/results/latest.md`, 'utf8')).toBe(
-      renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot), clockAdvance }),
+      renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot), clockAdvance, interestMonthEnd }),
     );
   });
 });

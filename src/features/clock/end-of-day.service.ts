@@ -7,7 +7,7 @@ import { isDomainError, validationFailed } from '../../domain/errors.js';
 import { parseInput } from '../../domain/validation.js';
 import { businessDateOf, daysBetween, endOfDate, nextDate, previousDate } from './clock.js';
 import { type EndOfDayRange, endOfDayQuerySchema, MAX_END_OF_DAY_DATES } from './clock.schemas.js';
-import { type EndOfDayRun, type EndOfDayStep, endOfDayRequestId } from './end-of-day.js';
+import { type EndOfDayContext, type EndOfDayRun, type EndOfDayStep, endOfDayRequestId } from './end-of-day.js';
 import type { EndOfDayStore } from './ports.js';
 
 export interface EndOfDaySettings {
@@ -100,11 +100,14 @@ export class EndOfDayService {
     for (const [position, step] of this.steps.entries()) {
       if (!(await this.stores.endOfDay.startStep(environment, businessDate, step.name, position))) continue;
       const requestId = endOfDayRequestId(businessDate, step.name);
-      const context = { environment, businessDate, cutoff, requestId };
+      let context: EndOfDayContext = { environment, businessDate, cutoff, requestId };
       try {
-        while ((await step.runBatch(context)) > 0) {
+        for (;;) {
+          const batch = await step.runBatch(context);
+          if ((typeof batch === 'number' ? batch : batch.changed) === 0) break;
           // Taken over (this instance was too slow to renew): the new owner finishes the day.
           if (!(await this.stores.endOfDay.renew(environment, businessDate, owner, leaseMs))) return 'busy';
+          if (typeof batch !== 'number') context = { ...context, after: batch.after };
         }
         await this.stores.endOfDay.completeStep(environment, businessDate, step.name, requestId);
       } catch (error) {

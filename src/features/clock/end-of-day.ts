@@ -13,8 +13,19 @@ export interface EndOfDayStep {
   /**
    * One batch of the day's work: the records due by `cutoff` (the end of the business date, in the environment's
    * time), each changed by its own statement audited with `requestId`. Answers how many it changed; 0 ends the step.
+   * A step that handles its records in key order answers the last key too, and its next batch is given it as `after`.
    */
-  runBatch(day: EndOfDayContext): Promise<number>;
+  runBatch(day: EndOfDayContext): Promise<number | EndOfDayBatch>;
+}
+
+/**
+ * A batch that handled its records in key order: the next one starts after `after` instead of at the first key, so
+ * that a day's batches read each record once (a step that searched from the first key again each batch read, over
+ * the day, its records times the number of batches: quadratic in the records).
+ */
+export interface EndOfDayBatch {
+  changed: number;
+  after: string;
 }
 
 export interface EndOfDayContext {
@@ -28,6 +39,11 @@ export interface EndOfDayContext {
    * `:<part>` where one record is changed once per part (an account once per flag); counted either way.
    */
   requestId: string;
+  /**
+   * The last key the step's previous batch of this run handled (EndOfDayBatch); absent for its first batch, a resumed
+   * step's included: what a crash left undone is found from the first key again.
+   */
+  after?: string;
 }
 
 export const endOfDayRequestId = (businessDate: string, step: string) => `end-of-day:${businessDate}:${step}`;

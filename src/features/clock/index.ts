@@ -6,7 +6,7 @@
 export type { ClockStore, EndOfDayStore } from './ports.js';
 export type { ClockAdvance, EnvironmentClockReading } from './clock.js';
 export { businessDateOf, endOfDate, previousDate, startOfDate } from './clock.js';
-export type { EndOfDayContext, EndOfDayRun, EndOfDayStep } from './end-of-day.js';
+export type { EndOfDayBatch, EndOfDayContext, EndOfDayRun, EndOfDayStep } from './end-of-day.js';
 export { endOfDayRequestId } from './end-of-day.js';
 export { type ClockSettings, EnvironmentClockService } from './clock.service.js';
 export { type EndOfDayPass, EndOfDayService, type EndOfDaySettings } from './end-of-day.service.js';

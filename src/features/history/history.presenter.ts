@@ -74,6 +74,9 @@ export const statementDataSchema = z
     interestEarned: money(
       'Only for an account on a product: the interest credited in the period (its entries that are interest postings).',
     ).optional(),
+    feesCharged: money(
+      'Only for an account on a product: the monthly maintenance fees debited in the period, less the reversals of fees posted in it.',
+    ).optional(),
     averageDailyBalance: money(
       'Only for an account on a product: the average of the posted balance at the end of each day of the period.',
     ).optional(),
@@ -157,6 +160,7 @@ export const presentStatement = (statement: Statement): StatementData => ({
   // Only for an account on a product: the contract's statement is unchanged for every other account.
   ...(statement.interest && {
     interestEarned: Number(statement.interest.interestEarned),
+    feesCharged: Number(statement.interest.feesCharged),
     averageDailyBalance: Number(statement.interest.averageDailyBalance),
     daysInPeriod: statement.interest.daysInPeriod,
     annualPercentageYieldEarned: statement.interest.annualPercentageYieldEarned,
@@ -232,12 +236,14 @@ export function* statementCsvChunks(statement: Statement): Generator<string> {
 }
 
 /**
- * An account on a product: after CLOSING_BALANCE, INTEREST_EARNED (amount: the period's interest credits),
+ * An account on a product: after CLOSING_BALANCE, INTEREST_EARNED (amount: the period's interest credits), FEES_CHARGED
+ * (amount: its maintenance fees less their reversals),
  * AVERAGE_DAILY_BALANCE (balance) and ANNUAL_PERCENTAGE_YIELD_EARNED (amount: a fraction of 1, empty when it has no
  * value), each at `to`.
  */
 const interestCsvRows = (statement: Statement, interest: StatementInterest): string =>
   csvRow(['INTEREST_EARNED', statement.to, '', '', interest.interestEarned, '', statement.currency, '']) +
+  csvRow(['FEES_CHARGED', statement.to, '', '', interest.feesCharged, '', statement.currency, '']) +
   csvRow(['AVERAGE_DAILY_BALANCE', statement.to, '', '', '', interest.averageDailyBalance, statement.currency, '']) +
   csvRow([
     'ANNUAL_PERCENTAGE_YIELD_EARNED',

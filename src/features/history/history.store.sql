@@ -53,6 +53,10 @@ WITH account AS MATERIALIZED (SELECT a.id, a.currency, a.product_code FROM accou
               a.product_code IS NOT NULL AS "onProduct",
               CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(coalesce(sum(p.posted_amount), 0))::text FROM period p
                 WHERE EXISTS (SELECT 1 FROM interest_postings x WHERE x.transaction_id = p.id)) END AS "interestEarned",
+              -- The period's maintenance-fee debits (an assessment's transaction) less the reversals of fees posted in it.
+              CASE WHEN a.product_code IS NOT NULL THEN (SELECT trim_scale(coalesce(sum(CASE WHEN p.reverses_entry_id IS NULL
+                  THEN p.posted_amount ELSE -p.posted_amount END), 0))::text FROM period p
+                WHERE EXISTS (SELECT 1 FROM maintenance_fee_assessments f WHERE f.transaction_id = coalesce(p.reverses_entry_id, p.id))) END AS "feesCharged",
               -- The average reads the period's entries, never a look-up per day (a period of years costs what its entries
               -- do): each day end sees the balance after the last entry posted before it, so an entry's balance counts
               -- for the day ends after it and up to the next entry, the opening balance for those before the first.

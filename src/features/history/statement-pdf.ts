@@ -92,6 +92,7 @@ export function statementPdf(document: StatementDocument): Promise<Buffer> {
   const interest = statement.interest;
   if (interest) {
     summary.push(['Interest earned', money(interest.interestEarned)]);
+    summary.push(['Fees charged', money(interest.feesCharged)]);
     summary.push(['Average daily balance', money(interest.averageDailyBalance)]);
   }
   for (const [label, value] of summary) {

@@ -61,6 +61,11 @@ export interface Statement {
 export interface StatementInterest {
   /** The period's interest credits (its entries that are interest postings), exact decimal text. */
   interestEarned: string;
+  /**
+   * The period's monthly maintenance fees (its entries that are a fee assessment's debit), less the reversals of fees
+   * posted in the period, exact decimal text.
+   */
+  feesCharged: string;
   /** The average of the posted balance at the end of each day of the period, rounded to the currency's minor unit. */
   averageDailyBalance: string;
   /** The period's days (a part of a day counts as one). */

@@ -1,4 +1,4 @@
-import type { EndOfDayContext, EndOfDayStep } from '../clock/index.js';
+import type { EndOfDayBatch, EndOfDayContext, EndOfDayStep } from '../clock/index.js';
 import { businessDateOf } from '../clock/index.js';
 import { END_OF_DAY_PRINCIPAL_ID } from '../dormancy/index.js';
 import type { NewAuditEvent } from '../../domain/audit-event.js';
@@ -29,16 +29,17 @@ export class InterestService {
     private readonly timeZoneOf: (environment: string) => string = () => 'America/New_York',
   ) {}
 
-  /** One batch of the end of day's `interest-accrual` step: answers the accounts it found due. */
-  accrue(day: EndOfDayContext): Promise<number> {
-    return this.stores.interest.accrue(this.dayOf(day, INTEREST_BATCH));
+  /** One batch of the end of day's `interest-accrual` step: the accounts it found due, and the last of them in id order. */
+  async accrue(day: EndOfDayContext): Promise<EndOfDayBatch | 0> {
+    const { due, last } = await this.stores.interest.accrue(this.dayOf(day, INTEREST_BATCH));
+    return last === null ? 0 : { changed: due, after: last };
   }
 
   /**
    * One batch of the end of day's `interest-posting` step: on a month's last date, the accounts whose product posts
    * then (monthly, or quarterly at a quarter's end) and that have no posting for it. Answers how many it handled.
    */
-  async post(day: EndOfDayContext): Promise<number> {
+  async post(day: EndOfDayContext): Promise<EndOfDayBatch | 0> {
     if (!isMonthEnd(day.businessDate)) return 0;
     const interestDay = this.dayOf(day, POSTING_BATCH);
     const quarterEnd = [3, 6, 9, 12].includes(Number(day.businessDate.slice(5, 7)));
@@ -56,7 +57,8 @@ export class InterestService {
         audit: this.postingAudit(day, creditEntryId),
       });
     }
-    return due.length;
+    const last = due.at(-1);
+    return last === undefined ? 0 : { changed: due.length, after: last };
   }
 
   /**
@@ -106,6 +108,7 @@ export class InterestService {
       requestId: day.requestId,
       principalId: END_OF_DAY_PRINCIPAL_ID,
       limit,
+      after: day.after ?? null,
     };
   }
 

@@ -5,6 +5,7 @@ WITH due AS (
        SELECT a.id, a.amount, p.id AS product_id, p.day_count, p.compounding FROM accounts a JOIN products p ON p.environment = a.environment AND p.code = a.product_code
        WHERE a.environment = $1::varchar AND a.product_code IS NOT NULL AND a.closed_at IS NULL AND p.day_count IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM interest_accruals i WHERE i.account_id = a.id AND i.business_date = $2::date)
+         AND ($7::uuid IS NULL OR a.id > $7::uuid)
        ORDER BY a.id LIMIT $4::int
      ), based AS (
        SELECT a.id, a.product_id, a.day_count, (a.amount
@@ -39,12 +40,13 @@ WITH due AS (
        SELECT gen_random_uuid(), $6::varchar, $1::varchar, 'account.interest.accrue', 'account', x.account_id, $5::varchar,
               ARRAY['interest']::text[] FROM accrued x
      )
-     SELECT count(*)::int AS due FROM due
+     SELECT count(*)::int AS due, (SELECT d.id::text FROM due d ORDER BY d.id DESC LIMIT 1) AS last FROM due
 
 -- cas_interest_due_postings
 SELECT a.id FROM accounts a JOIN products p ON p.environment = a.environment AND p.code = a.product_code
        WHERE a.environment = $1::varchar AND a.product_code IS NOT NULL AND a.closed_at IS NULL AND p.day_count IS NOT NULL AND (NOT $4::boolean OR p.posting = 'MONTHLY')
        AND NOT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x.period_end = $2::date)
+       AND ($5::uuid IS NULL OR a.id > $5::uuid)
      ORDER BY a.id LIMIT $3::int
 
 -- cas_interest_lock_for_posting

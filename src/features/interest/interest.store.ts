@@ -48,12 +48,14 @@ const SQL = {
   // the posted balance at the day's end; compounding DAILY adds the interest accrued and not paid (the residue carried
   // included), MONTHLY only what accrued in earlier months of a quarter not posted yet (the posted interest is in the
   // balance already). A negative balance earns nothing. Answers the accounts found due: the conflict clause leaves an
-  // account another instance accrued meanwhile, and the next batch no longer finds it.
+  // account another instance accrued meanwhile, and the next batch no longer finds it. $7: the last account the previous
+  // batch handled (null: from the first), so the day's batches read each account once.
   accrue: statement(
     'interest_accrue',
     `WITH due AS (
        SELECT a.id, a.amount, p.id AS product_id, p.day_count, p.compounding FROM ${ON_INTEREST_PRODUCT}
          AND NOT EXISTS (SELECT 1 FROM interest_accruals i WHERE i.account_id = a.id AND i.business_date = $2::date)
+         AND ($7::uuid IS NULL OR a.id > $7::uuid)
        ORDER BY a.id LIMIT $4::int
      ), based AS (
        SELECT a.id, a.product_id, a.day_count, (${BALANCE_AT_DAY_END}) + CASE a.compounding
@@ -75,13 +77,15 @@ const SQL = {
        SELECT gen_random_uuid(), $6::varchar, $1::varchar, 'account.interest.accrue', 'account', x.account_id, $5::varchar,
               ARRAY['interest']::text[] FROM accrued x
      )
-     SELECT count(*)::int AS due FROM due`,
+     SELECT count(*)::int AS due, (SELECT d.id::text FROM due d ORDER BY d.id DESC LIMIT 1) AS last FROM due`,
   ),
-  // $1 environment, $2 the period end, $3 batch, $4 true: only products posting monthly (the date ends no quarter).
+  // $1 environment, $2 the period end, $3 batch, $4 true: only products posting monthly (the date ends no quarter),
+  // $5 the last account the previous batch handled (null: from the first).
   duePostings: statement(
     'interest_due_postings',
     `SELECT a.id FROM ${ON_INTEREST_PRODUCT} AND (NOT $4::boolean OR p.posting = 'MONTHLY')
        AND NOT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x.period_end = $2::date)
+       AND ($5::uuid IS NULL OR a.id > $5::uuid)
      ORDER BY a.id LIMIT $3::int`,
   ),
   // The account locked as a posting locks it (FOR NO KEY UPDATE): a second poster of the period waits here. $1
@@ -133,16 +137,17 @@ export class PrismaInterestStore implements InterestStore {
     private readonly ledger: PrismaLedgerStore,
   ) {}
 
-  async accrue(day: InterestDay): Promise<number> {
-    const [row] = await queryRows<{ due: number }>(this.prisma, SQL.accrue, [
+  async accrue(day: InterestDay): Promise<{ due: number; last: string | null }> {
+    const [row] = await queryRows<{ due: number; last: string | null }>(this.prisma, SQL.accrue, [
       day.environment,
       day.businessDate,
       day.cutoff,
       day.limit,
       day.requestId,
       day.principalId,
+      day.after,
     ]);
-    return row!.due;
+    return { due: row!.due, last: row!.last };
   }
 
   async duePostings(day: InterestDay, monthlyOnly: boolean): Promise<string[]> {
@@ -151,6 +156,7 @@ export class PrismaInterestStore implements InterestStore {
       day.businessDate,
       day.limit,
       monthlyOnly,
+      day.after,
     ]);
     return rows.map((row) => row.id);
   }

@@ -15,6 +15,8 @@ export interface InterestDay {
   /** Who the audit trail names (system:end-of-day). */
   principalId: string;
   limit: number;
+  /** The last account the step's previous batch handled: this batch's accounts come after it in id order. */
+  after: string | null;
 }
 
 /** A period's interest of one account, to be posted by `postPeriod`. */
@@ -49,7 +51,7 @@ export interface InterestStore {
    * one (the day's balance, rate, day count, amount), each with its audit event (the day's request id). Answers how
    * many accounts it found due (0: the step is done).
    */
-  accrue(day: InterestDay): Promise<number>;
+  accrue(day: InterestDay): Promise<{ due: number; last: string | null }>;
   /** Open accounts on a product posting at `day.businessDate` (a period end) that have no posting for it, by id. */
   duePostings(day: InterestDay, monthlyOnly: boolean): Promise<string[]>;
   /**

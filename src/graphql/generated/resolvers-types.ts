@@ -2791,6 +2791,11 @@ export type Statement = {
   entries: Array<StatementEntry>;
   /** The start of the period (included), ISO 8601 UTC. */
   from: Scalars['String']['output'];
+  /**
+   * For an account on a deposit product, what Reg DD (12 CFR 1030.7(c)) has a periodic statement show: the interest
+   * earned, the fees and the annual percentage yield earned; null for an account on no product.
+   */
+  interest: Maybe<StatementInterest>;
   /** The posted balance at `from`. */
   openingBalance: Scalars['Decimal']['output'];
   /** The end of the period (excluded), ISO 8601 UTC. */
@@ -2822,6 +2827,25 @@ export type StatementEntry = {
   transferId: Maybe<Scalars['ID']['output']>;
   /** CREDIT or DEBIT. */
   type: TransactionType;
+};
+
+/** The period's interest and fees of an account on a deposit product, as its statement shows them. */
+export type StatementInterest = {
+  __typename?: 'StatementInterest';
+  /**
+   * Reg DD's annual percentage yield earned (Appendix A, Part II): 100 × [(1 + interestEarned / averageDailyBalance)^(365
+   * / daysInPeriod) − 1] to two decimals, as a fraction of 1 to 4 decimals ("0.0658" is 6.58 %); null when the average
+   * balance is not positive.
+   */
+  annualPercentageYieldEarned: Maybe<Scalars['String']['output']>;
+  /** The average of the posted balance at the end of each day of the period, rounded to the currency's minor unit. */
+  averageDailyBalance: Scalars['Decimal']['output'];
+  /** The period's days (a part of a day counts as one). */
+  daysInPeriod: Scalars['Int']['output'];
+  /** The period's monthly maintenance fees debited, less the reversals of fees posted in the period. */
+  feesCharged: Scalars['Decimal']['output'];
+  /** The period's interest credits (its entries that are interest postings). */
+  interestEarned: Scalars['Decimal']['output'];
 };
 
 /**
@@ -3700,6 +3724,7 @@ export type ResolversTypes = {
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   Statement: ResolverTypeWrapper<StatementModel>;
   StatementEntry: ResolverTypeWrapper<StatementEntryModel>;
+  StatementInterest: ResolverTypeWrapper<StatementInterest>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   TaxForm1099Int: ResolverTypeWrapper<TaxForm1099Int>;
@@ -3828,6 +3853,7 @@ export type ResolversParentTypes = {
   SafeInt: Scalars['SafeInt']['output'];
   Statement: StatementModel;
   StatementEntry: StatementEntryModel;
+  StatementInterest: StatementInterest;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   TaxForm1099Int: TaxForm1099Int;
@@ -4382,6 +4408,7 @@ export type StatementResolvers<ContextType = GraphqlContext, ParentType extends 
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   entries?: Resolver<Array<ResolversTypes['StatementEntry']>, ParentType, ContextType>;
   from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  interest?: Resolver<Maybe<ResolversTypes['StatementInterest']>, ParentType, ContextType>;
   openingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   totalCredits?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
@@ -4398,6 +4425,14 @@ export type StatementEntryResolvers<ContextType = GraphqlContext, ParentType ext
   transactionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   transferId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+};
+
+export type StatementInterestResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['StatementInterest'] = ResolversParentTypes['StatementInterest']> = {
+  annualPercentageYieldEarned?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  averageDailyBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  daysInPeriod?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  feesCharged?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  interestEarned?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -4677,6 +4712,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   SafeInt?: GraphQLScalarType;
   Statement?: StatementResolvers<ContextType>;
   StatementEntry?: StatementEntryResolvers<ContextType>;
+  StatementInterest?: StatementInterestResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   TaxForm1099Int?: TaxForm1099IntResolvers<ContextType>;
   TaxFormAccountLine?: TaxFormAccountLineResolvers<ContextType>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventFor } from '../../../src/domain/audit-event.js';
 import { newId } from '../../../src/domain/ids.js';
 import { flagExpiryStep } from '../../../src/features/accounts/index.js';
-import { businessDateOf, EndOfDayService } from '../../../src/features/clock/index.js';
+import { businessDateOf, type EndOfDayStep, EndOfDayService } from '../../../src/features/clock/index.js';
 import { IdempotentCreation } from '../../../src/features/idempotency/index.js';
 import { holdExpiryStep, LedgerService } from '../../../src/features/ledger/index.js';
 import type { Stores } from '../../../src/features/ports.js';
@@ -180,6 +180,31 @@ describe('the end of day, exactly once', () => {
     expect(taken.ran).toHaveLength(2);
     expect((await runsOf(environment))[0]).toMatchObject({ status: 'COMPLETED', attempts: 2 });
     expect((await expiries(holds)).every((hold) => hold.status === 'VOIDED' && hold.expired === 1)).toBe(true);
+  });
+
+  it("a step's batches in key order: each batch after the first is given the last key the one before it handled", async () => {
+    const environment = 'keyset';
+    const since = await twoDaysPass(environment);
+    const seen: (string | undefined)[] = [];
+    // Three batches a day: two keyed, then none left.
+    const keyed: EndOfDayStep = {
+      name: 'keyed',
+      runBatch: async (day) => {
+        seen.push(day.after);
+        if (day.after === undefined) return { changed: 2, after: 'b' };
+        return day.after === 'b' ? { changed: 1, after: 'c' } : 0;
+      },
+    };
+    const service = new EndOfDayService(
+      stores,
+      h.services.clock,
+      { timeZones: {}, leaseMs: 60_000 },
+      [keyed],
+      () => {},
+    );
+    expect((await service.runDue(environment, { since })).ran).toHaveLength(2);
+    // Each day starts from the first key again.
+    expect(seen).toEqual([undefined, 'b', 'c', undefined, 'b', 'c']);
   });
 
   it('the scheduled pass closes yesterday first, then every day missed meanwhile, in order', async () => {

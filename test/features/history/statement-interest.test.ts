@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../graphql/helpers.js';
 import { createCustomer, expectSuccess } from '../../rest/helpers.js';
 import { ledgerViolations } from '../../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 /**
- * A statement of an account on a product shows the period's interest and the annual percentage yield earned (Reg DD
- * 12 CFR 1030.7(c), Appendix A Part II), in JSON, CSV and PDF; a statement of any other account is as it was. The APY
+ * A statement of an account on a product shows the period's interest, its fees and the annual percentage yield earned
+ * (Reg DD 12 CFR 1030.7(c), Appendix A Part II), in JSON, CSV, PDF and GraphQL; a statement of any other account is as
+ * it was. The APY
  * earned is computed here from the appendix's formula, checked first against the appendix's worked example; the
  * average daily balance here from the statement's own entries.
  */
@@ -72,6 +74,8 @@ beforeAll(async () => {
       compounding: 'DAILY',
       posting: 'MONTHLY',
     },
+    // Never waived: the month's end charges it.
+    fees: { monthlyMaintenance: { amount: '2.5' } },
   };
   expectSuccess(await service.call('POST', '/sandbox/product', { body: product }), 'account', 201);
   onProduct = await openAccount('STATEMENT_SAVINGS');
@@ -127,12 +131,31 @@ describe('a statement of an account on a product', () => {
     // The average daily balance, from the statement's own entries: the balance at the end of each day of the period.
     const days = Math.ceil((Date.parse(to) - Date.parse(from)) / DAY_MS);
     expect(statement.daysInPeriod).toBe(days);
-    expect(statement.entries.length).toBe(3);
+    // The deposit, the withdrawal, the month's interest and its fee.
+    expect(statement.entries.length).toBe(4);
     expect(statement.averageDailyBalance).toBeCloseTo(averageOfDayEnds(statement, from, to), 2);
 
     const expected = apyEarnedPercent(statement.interestEarned, statement.averageDailyBalance, days);
     expect((Number(statement.annualPercentageYieldEarned) * 100).toFixed(2)).toBe(expected);
     expect(statement.annualPercentageYieldEarned).toMatch(/^0\.\d{1,4}$/);
+
+    // The fees: the month's maintenance fee, as its assessment recorded it; none in a period before the month's end.
+    const { rows: fees } = await service.database.pool.query<{ charged: string }>(
+      "SELECT trim_scale(sum(charged))::text AS charged FROM maintenance_fee_assessments WHERE account_id = $1 AND outcome = 'CHARGED'",
+      [onProduct],
+    );
+    expect(fees[0]!.charged).toBe('2.5');
+    expect(statement.feesCharged).toBe(2.5);
+    const early = await service.call(
+      'GET',
+      `/sandbox/account/${onProduct}/statement?from=${encodeURIComponent(from)}&to=${encodeURIComponent(new Date(Date.parse(from) + 5 * DAY_MS).toISOString())}`,
+    );
+    expectSuccess(early, 'account', 200);
+    expect(early.json.data).toMatchObject({ interestEarned: 0, feesCharged: 0 });
+    expect(statement.openingBalance + statement.totalCredits - statement.totalDebits).toBeCloseTo(
+      statement.closingBalance,
+      6,
+    );
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
@@ -158,13 +181,13 @@ describe('a statement of an account on a product', () => {
     expect(partial.averageDailyBalance).toBeCloseTo(averageOfDayEnds(partial, later, to), 2);
   });
 
-  it('CSV: INTEREST_EARNED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED after CLOSING_BALANCE', async () => {
+  it('CSV: INTEREST_EARNED, FEES_CHARGED, AVERAGE_DAILY_BALANCE and ANNUAL_PERCENTAGE_YIELD_EARNED after CLOSING_BALANCE', async () => {
     const json = (await service.call('GET', statementPath(onProduct))).json.data;
     const csv = await service.call('GET', statementPath(onProduct), { headers: { accept: 'text/csv' } });
     expect(csv.status).toBe(200);
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines.at(-4)).toMatch(/^CLOSING_BALANCE,/);
-    expect(lines.at(-3)!.split(',')).toEqual([
+    expect(lines.at(-5)).toMatch(/^CLOSING_BALANCE,/);
+    expect(lines.at(-4)!.split(',')).toEqual([
       'INTEREST_EARNED',
       json.to,
       '',
@@ -174,6 +197,7 @@ describe('a statement of an account on a product', () => {
       'USD',
       '',
     ]);
+    expect(lines.at(-3)!.split(',')).toEqual(['FEES_CHARGED', json.to, '', '', '2.5', '', 'USD', '']);
     expect(lines.at(-2)!.split(',')[0]).toBe('AVERAGE_DAILY_BALANCE');
     expect(Number(lines.at(-2)!.split(',')[5])).toBe(json.averageDailyBalance);
     expect(lines.at(-1)!.split(',')).toEqual([
@@ -199,6 +223,7 @@ describe('a statement of an account on a product', () => {
       writeFileSync(path.join(dir, 'statement.pdf'), Buffer.from(await response.arrayBuffer()));
       const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'statement.pdf'), '-']).toString('utf8');
       expect(text).toMatch(new RegExp(`Interest earned\\s+${json.interestEarned.toFixed(2)} USD`));
+      expect(text).toMatch(/Fees charged\s+2\.50 USD/);
       const percent = (Number(json.annualPercentageYieldEarned) * 100).toFixed(2);
       expect(text).toMatch(
         new RegExp(`Annual percentage yield earned: ${percent.replace('.', '\\.')}% over ${json.daysInPeriod} days`),
@@ -206,6 +231,76 @@ describe('a statement of an account on a product', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a statement in GraphQL', () => {
+  it("Statement.interest answers REST's figures for an account on a product, null for one on no product", async () => {
+    const json = (await service.call('GET', statementPath(onProduct))).json.data;
+    const res = await graphql(
+      service,
+      `
+        query ($id: ID!, $plain: ID!, $from: String!, $to: String!) {
+          account(accountId: $id) {
+            statement(from: $from, to: $to) {
+              closingBalance
+              interest {
+                interestEarned
+                feesCharged
+                averageDailyBalance
+                daysInPeriod
+                annualPercentageYieldEarned
+              }
+            }
+          }
+          plain: account(accountId: $plain) {
+            statement(from: $from, to: $to) {
+              closingBalance
+              interest {
+                interestEarned
+              }
+            }
+          }
+        }
+      `,
+      { id: onProduct, plain, from, to },
+    );
+    expect(res.json.errors).toBeUndefined();
+    expect(res.json.data.account.statement.interest).toEqual({
+      interestEarned: String(json.interestEarned),
+      feesCharged: '2.5',
+      averageDailyBalance: String(json.averageDailyBalance),
+      daysInPeriod: json.daysInPeriod,
+      annualPercentageYieldEarned: json.annualPercentageYieldEarned,
+    });
+    expect(res.json.data.plain.statement.interest).toBeNull();
+  });
+});
+
+describe('a reversed fee', () => {
+  it('nets out of the fees of a period that holds both, and the ledger still sums to zero', async () => {
+    const { rows } = await service.database.pool.query<{ transaction_id: string }>(
+      "SELECT transaction_id FROM maintenance_fee_assessments WHERE account_id = $1 AND outcome = 'CHARGED'",
+      [onProduct],
+    );
+    const reversal = await service.call(
+      'POST',
+      `/sandbox/account/${onProduct}/transaction/${rows[0]!.transaction_id}/reverse`,
+      {
+        body: { description: 'Fee refunded' },
+      },
+    );
+    expect(reversal.status, reversal.text).toBe(201);
+    const now = (await service.call('GET', '/sandbox/clock')).json.data.now as string;
+    const after = new Date(Date.parse(now) + 1000).toISOString();
+    const res = await service.call(
+      'GET',
+      `/sandbox/account/${onProduct}/statement?from=${encodeURIComponent(from)}&to=${encodeURIComponent(after)}`,
+    );
+    expectSuccess(res, 'account', 200);
+    expect(res.json.data.entries).toHaveLength(5);
+    expect(res.json.data.feesCharged).toBe(0);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 });
 

@@ -2353,6 +2353,8 @@ export interface components {
             }[];
             /** @description Only for an account on a product: the interest credited in the period (its entries that are interest postings). A JSON number, exact in the ledger. */
             interestEarned?: number;
+            /** @description Only for an account on a product: the monthly maintenance fees debited in the period, less the reversals of fees posted in it. A JSON number, exact in the ledger. */
+            feesCharged?: number;
             /** @description Only for an account on a product: the average of the posted balance at the end of each day of the period. A JSON number, exact in the ledger. */
             averageDailyBalance?: number;
             /** @description Only for an account on a product: the days of the period (a part of a day counts as one). */
