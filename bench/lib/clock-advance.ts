@@ -323,8 +323,10 @@ export function summariseClockAdvance(report: ClockAdvanceReport) {
   return { sizes, smallest, largest, ratio, met };
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
-const range = (interval: [number, number] | null, digits: number) =>
+/** A count with thousands separators, as the reports write counts. */
+export const n = (x: number) => x.toLocaleString('en-US');
+/** A 95 % interval as `low–high` to `digits` decimals, or why there is none. */
+export const range = (interval: [number, number] | null, digits: number) =>
   interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'no interval under 3 runs';
 
 /** The linearity target's name and its latest figure, as docs/performance.md's figures table quotes them. */
@@ -391,13 +393,14 @@ export function renderClockAdvance(report: ClockAdvanceReport): string[] {
 }
 
 /** Writes the run's JSON to bench/results/clock-advance/ (the only one kept there; a smoke run's is `quick-`). */
-export function storeClockAdvance(
-  report: ClockAdvanceReport,
-  repoRoot: string,
-  outDir: string,
-  quick: boolean,
-): string {
-  const dir = path.join(repoRoot, outDir, 'clock-advance');
+export const storeClockAdvance = (report: ClockAdvanceReport, repoRoot: string, outDir: string, quick: boolean) =>
+  storeNewestRun(report, path.join(repoRoot, outDir, 'clock-advance'), quick);
+
+/**
+ * Writes a run of a scenario stored apart to `<start time>.json` in `dir`, removing the one before it of its kind
+ * (a smoke run's is `quick-`): only the newest of each is kept in the repository.
+ */
+export function storeNewestRun(report: { startedAt: string }, dir: string, quick: boolean): string {
   mkdirSync(dir, { recursive: true });
   const prefix = quick ? 'quick-' : '';
   for (const old of readdirSync(dir))

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { advanceOnce, type ClockAdvanceRun, ON_PRODUCTS_SQL, PRODUCTS_SQL } from './clock-advance.js';
+import {
+  advanceOnce,
+  type ClockAdvanceRun,
+  n,
+  ON_PRODUCTS_SQL,
+  PRODUCTS_SQL,
+  range,
+  storeNewestRun,
+} from './clock-advance.js';
 import type { BenchContext } from './context.js';
 import { startService } from './contenders.js';
 import { logRatioInterval, pairedLogRatios, type LogRatioSummary } from './interval.js';
@@ -193,9 +200,6 @@ const metBy = (ratio: LogRatioSummary): boolean | null =>
       ? null
       : ratio.ratio <= INTEREST_LINEARITY_LIMIT;
 
-const n = (x: number) => x.toLocaleString('en-US');
-const range = (interval: [number, number] | null, digits: number) =>
-  interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'no interval under 3 runs';
 const ratioText = (ratio: LogRatioSummary) =>
   ratio.ratio === null
     ? 'not measured'
@@ -247,18 +251,9 @@ export function renderInterestMonthEnd(report: InterestMonthEndReport): string[]
 }
 
 /** Writes the run's JSON to bench/results/interest-month-end/ (the only one kept there; a smoke run's is `quick-`). */
-export function storeInterestMonthEnd(
+export const storeInterestMonthEnd = (
   report: InterestMonthEndReport,
   repoRoot: string,
   outDir: string,
   quick: boolean,
-): string {
-  const dir = path.join(repoRoot, outDir, 'interest-month-end');
-  mkdirSync(dir, { recursive: true });
-  const prefix = quick ? 'quick-' : '';
-  for (const old of readdirSync(dir))
-    if (old.endsWith('.json') && old.startsWith('quick-') === quick) rmSync(path.join(dir, old));
-  const file = path.join(dir, `${prefix}${report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`);
-  writeFileSync(file, `${JSON.stringify(report)}\n`);
-  return file;
-}
+) => storeNewestRun(report, path.join(repoRoot, outDir, 'interest-month-end'), quick);

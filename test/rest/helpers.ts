@@ -87,3 +87,30 @@ export async function createAccount(
 /** The service's log lines, parsed. */
 export const parsedLogLines = (service: TestService): Record<string, unknown>[] =>
   service.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** One line of the ledger export (GET /{environment}/ledger-entries, NDJSON), the fields the tests read. */
+export interface ExportedLedgerLine {
+  postingId: string;
+  accountId: string;
+  accountKind: string;
+  direction: string;
+}
+
+/** The sandbox's whole ledger export as NDJSON, line by line, read with the service's own token. */
+export async function exportedLedgerLines(service: TestService): Promise<ExportedLedgerLine[]> {
+  const response = await fetch(`${service.url}/sandbox/ledger-entries`, {
+    headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' },
+  });
+  if (response.status !== 200) throw new Error(`the ledger export answered ${response.status}`);
+  return (await response.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ExportedLedgerLine);
+}
+
+/** A posting's lines as `<accountKind> <direction>`, sorted: e.g. ['CUSTOMER CREDIT', 'INTEREST_EXPENSE DEBIT']. */
+export const sidesOf = (lines: readonly ExportedLedgerLine[], postingId: string): string[] =>
+  lines
+    .filter((line) => line.postingId === postingId)
+    .map(({ accountKind, direction }) => `${accountKind} ${direction}`)
+    .sort();

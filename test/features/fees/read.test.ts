@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, expectFailure, expectSuccess } from '../../rest/helpers.js';
+import { createCustomer, expectFailure, expectSuccess, exportedLedgerLines, sidesOf } from '../../rest/helpers.js';
 import { graphql } from '../../graphql/helpers.js';
 import { ledgerViolations } from '../../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../support/service.js';
@@ -246,27 +246,9 @@ describe('the monthly maintenance fee, month by month', () => {
       [[feeTransaction, reversal.json.data.transactionId]],
     );
     expect(postings).toHaveLength(2);
-    const exported = await fetch(`${service.url}/sandbox/ledger-entries`, {
-      headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' },
-    });
-    expect(exported.status).toBe(200);
-    const lines = (await exported.text())
-      .split('\n')
-      .filter(Boolean)
-      .map(
-        (line) => JSON.parse(line) as { postingId: string; accountId: string; accountKind: string; direction: string },
-      );
-    for (const { posting_id: postingId } of postings)
-      expect(
-        lines
-          .filter((line) => line.postingId === postingId)
-          .map(({ accountKind, direction }) => `${accountKind} ${direction}`)
-          .sort(),
-      ).toEqual(
-        postingId === postings[0]!.posting_id
-          ? ['CUSTOMER DEBIT', 'FEE_INCOME CREDIT']
-          : ['CUSTOMER CREDIT', 'FEE_INCOME DEBIT'],
-      );
+    const lines = await exportedLedgerLines(service);
+    expect(sidesOf(lines, postings[0]!.posting_id)).toEqual(['CUSTOMER DEBIT', 'FEE_INCOME CREDIT']);
+    expect(sidesOf(lines, postings[1]!.posting_id)).toEqual(['CUSTOMER CREDIT', 'FEE_INCOME DEBIT']);
     expect(new Set(lines.map((line) => line.accountKind))).toEqual(new Set(['CUSTOMER', 'SETTLEMENT', 'FEE_INCOME']));
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, expectFailure, expectSuccess } from '../../rest/helpers.js';
+import { createCustomer, expectFailure, expectSuccess, exportedLedgerLines, sidesOf } from '../../rest/helpers.js';
 import { graphql } from '../../graphql/helpers.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
@@ -102,20 +102,9 @@ describe("an account's interest", () => {
       [accountId],
     );
     expect(interestCredits.length).toBeGreaterThan(0);
-    const all = await fetch(`${service.url}/sandbox/ledger-entries`, {
-      headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' },
-    });
-    const lines = (await all.text())
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { postingId: string; accountKind: string; direction: string });
+    const lines = await exportedLedgerLines(service);
     for (const { posting_id: postingId } of interestCredits)
-      expect(
-        lines
-          .filter((line) => line.postingId === postingId)
-          .map(({ accountKind, direction }) => `${accountKind} ${direction}`)
-          .sort(),
-      ).toEqual(['CUSTOMER CREDIT', 'INTEREST_EXPENSE DEBIT']);
+      expect(sidesOf(lines, postingId)).toEqual(['CUSTOMER CREDIT', 'INTEREST_EXPENSE DEBIT']);
 
     const gql = await graphql(
       service,
