@@ -98,7 +98,7 @@ const CHANGED_SQL = `SELECT (SELECT count(*)::int FROM account_flag_lifts WHERE 
  * 1,000: the seed's balances sit on both sides; ACTUAL_365, compounding daily, posted monthly), in force long before
  * the advance; then every account on its product.
  */
-export const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM accounts WHERE environment = $1),
+const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM accounts WHERE environment = $1),
   made AS (INSERT INTO products (id, environment, code, name, account_type, currency, day_count, balance_basis, compounding, posting)
     SELECT gen_random_uuid(), $1, 'BENCH_' || row_number() OVER (ORDER BY k.type, k.currency), 'Bench interest', k.type, k.currency,
            'ACTUAL_365', 'END_OF_DAY', 'DAILY', 'MONTHLY' FROM kinds k RETURNING id)
@@ -106,7 +106,7 @@ export const PRODUCTS_SQL = `WITH kinds AS (SELECT DISTINCT type, currency FROM 
   SELECT gen_random_uuid(), $1, m.id, DATE '2000-01-01',
          '[{"minimumBalance": "0", "annualRate": "0.01"}, {"minimumBalance": "1000", "annualRate": "0.0425"}]'::jsonb FROM made m`;
 // A statement of its own: the trigger that keeps an account on its product's terms reads the products committed.
-export const ON_PRODUCTS_SQL = `UPDATE accounts a SET product_code = p.code FROM products p
+const ON_PRODUCTS_SQL = `UPDATE accounts a SET product_code = p.code FROM products p
   WHERE a.environment = $1 AND p.environment = $1 AND p.account_type = a.type AND p.currency = a.currency`;
 
 /** Interest accruals and postings the advance left, and the month ends among the dates it closed. */
@@ -121,14 +121,36 @@ const STEP_SECONDS_SQL = `SELECT step, sum(extract(epoch FROM finished_at - star
 
 /**
  * A customer per account, ten deposits each (one account only one: the ledger seed's hot account), every account on
- * an interest product, and their due work.
+ * an interest product.
  */
-async function seedEnvironment(ctx: BenchContext, environment: string, accounts: number): Promise<void> {
+export async function seedInterestAccounts(ctx: BenchContext, environment: string, accounts: number): Promise<void> {
   const { customerIds } = await seed(ctx.benchPool, { customers: accounts, accounts: 0 }, ctx.keys, environment);
   await seedLedger(ctx.benchPool, { transferAccounts: 0, readAccounts: accounts - 1 }, customerIds, environment);
   await ctx.benchPool.query(PRODUCTS_SQL, [environment]);
   await ctx.benchPool.query(ON_PRODUCTS_SQL, [environment]);
+}
+
+/** The interest accounts and their due work. */
+async function seedEnvironment(ctx: BenchContext, environment: string, accounts: number): Promise<void> {
+  await seedInterestAccounts(ctx, environment, accounts);
   await ctx.benchPool.query(DUE_SQL, [environment]);
+}
+
+/**
+ * The service for a scenario's own environments, every one adjustable, with one more static token for them (the
+ * load's is the bench environment's). Its own end-of-day pass (every END_OF_DAY_INTERVAL_MS) waits an hour: it would
+ * close yesterday of a fresh environment in the middle of a measured advance.
+ */
+export async function startClockService(ctx: BenchContext, node: string, environments: readonly string[]) {
+  const bearer = `bench_${randomBytes(32).toString('base64url')}`;
+  const server = await startService(ctx, node, {
+    ENVIRONMENTS: ['sandbox', ...environments].join(','),
+    ADJUSTABLE_CLOCK_ENVIRONMENTS: environments.join(','),
+    API_TOKENS: [ctx.credentials.serviceEnv.API_TOKENS, bearer].filter(Boolean).join(','),
+    END_OF_DAY_INTERVAL_MS: '3600000',
+  });
+  ctx.pinning.pinServer(server.pid);
+  return { server, bearer };
 }
 
 export async function runClockAdvance(
@@ -151,17 +173,11 @@ export async function runClockAdvance(
     `[clock-advance] seeded ${environments.length} environments in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
   );
 
-  // One more static token, for the scenario's environments (the load's is the bench environment's). The service's
-  // own end-of-day pass (every END_OF_DAY_INTERVAL_MS) waits an hour: it would close yesterday of the fresh
-  // environments in the middle of a measured advance.
-  const bearer = `bench_${randomBytes(32).toString('base64url')}`;
-  const server = await startService(ctx, node, {
-    ENVIRONMENTS: ['sandbox', ...environments.map((e) => e.name)].join(','),
-    ADJUSTABLE_CLOCK_ENVIRONMENTS: environments.map((e) => e.name).join(','),
-    API_TOKENS: [ctx.credentials.serviceEnv.API_TOKENS, bearer].filter(Boolean).join(','),
-    END_OF_DAY_INTERVAL_MS: '3600000',
-  });
-  ctx.pinning.pinServer(server.pid);
+  const { server, bearer } = await startClockService(
+    ctx,
+    node,
+    environments.map((e) => e.name),
+  );
   const loadAtStart = loadAverage();
   const cpuAtStart = cpuTimes();
   const runs = new Map<number, ClockAdvanceRun[]>(sizes.map((accounts) => [accounts, []]));

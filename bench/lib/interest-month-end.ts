@@ -1,20 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
   advanceOnce,
   type ClockAdvanceRun,
   n,
-  ON_PRODUCTS_SQL,
-  PRODUCTS_SQL,
   range,
+  seedInterestAccounts,
+  startClockService,
   storeNewestRun,
 } from './clock-advance.js';
 import type { BenchContext } from './context.js';
-import { startService } from './contenders.js';
 import { logRatioInterval, pairedLogRatios, type LogRatioSummary } from './interval.js';
 import { loadAverage, stealShareSince, cpuTimes } from './machine.js';
 import { median } from './measure.js';
-import { seed, seedLedger } from './seed.js';
 
 /**
  * The `interest-month-end` scenario (docs/performance.md): the end of day's interest steps at 10,000 and 100,000
@@ -91,15 +88,11 @@ export async function runInterestMonthEnd(
     Array.from({ length: cycles }, (_, i) => ({ accounts, name: environmentOf(accounts, i + 1) })),
   );
   const { start, first, monthEnd } = monthEndStart(new Date());
-  const bearer = `bench_${randomBytes(32).toString('base64url')}`;
-  // The service's own end-of-day pass waits an hour: it would close a date of the environments mid-measurement.
-  const server = await startService(ctx, node, {
-    ENVIRONMENTS: ['sandbox', ...environments.map((e) => e.name)].join(','),
-    ADJUSTABLE_CLOCK_ENVIRONMENTS: environments.map((e) => e.name).join(','),
-    API_TOKENS: [ctx.credentials.serviceEnv.API_TOKENS, bearer].filter(Boolean).join(','),
-    END_OF_DAY_INTERVAL_MS: '3600000',
-  });
-  ctx.pinning.pinServer(server.pid);
+  const { server, bearer } = await startClockService(
+    ctx,
+    node,
+    environments.map((e) => e.name),
+  );
   const runs = new Map<number, InterestMonthEndRun[]>(sizes.map((accounts) => [accounts, []]));
   const problems = new Map<number, string[]>(sizes.map((accounts) => [accounts, []]));
   // Read once the seed is done: the conditions of the measured advances only.
@@ -110,10 +103,7 @@ export async function runInterestMonthEnd(
     for (const { name, accounts } of environments) {
       // Empty, the dates before the month's end close at no cost; the accounts are then opened on its last three.
       await advanceOnce(ctx, server, name, bearer, { to: start.toISOString() });
-      const { customerIds } = await seed(ctx.benchPool, { customers: accounts, accounts: 0 }, ctx.keys, name);
-      await seedLedger(ctx.benchPool, { transferAccounts: 0, readAccounts: accounts - 1 }, customerIds, name);
-      await ctx.benchPool.query(PRODUCTS_SQL, [name]);
-      await ctx.benchPool.query(ON_PRODUCTS_SQL, [name]);
+      await seedInterestAccounts(ctx, name, accounts);
     }
     await ctx.benchPool.query(
       'ANALYZE accounts, customers, account_customers, ledger_entries, products, product_rates',
