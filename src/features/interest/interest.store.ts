@@ -49,12 +49,15 @@ const SQL = {
   // included), MONTHLY only what accrued in earlier months of a quarter not posted yet (the posted interest is in the
   // balance already). A negative balance earns nothing. Answers the accounts found due: the conflict clause leaves an
   // account another instance accrued meanwhile, and the next batch no longer finds it. $7: the last account the previous
-  // batch handled (null: from the first), so the day's batches read each account once.
+  // batch handled (null: from the first), so the day's batches read each account once. The bound is repeated in the
+  // NOT EXISTS: PostgreSQL answers it with a merge anti-join over the date's accruals in account order, which
+  // otherwise starts at the first account of every environment each batch (all the date's accruals read per batch).
   accrue: statement(
     'interest_accrue',
     `WITH due AS (
        SELECT a.id, a.amount, p.id AS product_id, p.day_count, p.compounding FROM ${ON_INTEREST_PRODUCT}
-         AND NOT EXISTS (SELECT 1 FROM interest_accruals i WHERE i.account_id = a.id AND i.business_date = $2::date)
+         AND NOT EXISTS (SELECT 1 FROM interest_accruals i WHERE i.account_id = a.id AND i.business_date = $2::date
+                           AND ($7::uuid IS NULL OR i.account_id > $7::uuid))
          AND ($7::uuid IS NULL OR a.id > $7::uuid)
        ORDER BY a.id LIMIT $4::int
      ), based AS (
@@ -84,7 +87,8 @@ const SQL = {
   duePostings: statement(
     'interest_due_postings',
     `SELECT a.id FROM ${ON_INTEREST_PRODUCT} AND (NOT $4::boolean OR p.posting = 'MONTHLY')
-       AND NOT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x.period_end = $2::date)
+       AND NOT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x.period_end = $2::date
+                         AND ($5::uuid IS NULL OR x.account_id > $5::uuid))
        AND ($5::uuid IS NULL OR a.id > $5::uuid)
      ORDER BY a.id LIMIT $3::int`,
   ),
