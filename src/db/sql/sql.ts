@@ -65,3 +65,13 @@ export const jsonParameter = (value: unknown): string => JSON.stringify(value);
  * PostgreSQL array (a visible share of a nested read's CPU).
  */
 export const idList = (joined: string): string[] => (joined === '' ? [] : joined.split(','));
+
+/**
+ * A keyset bound on a uuid column: `column` after the uuid parameter `parameter`, or every row when the parameter is
+ * NULL (the first page or batch). Not `($n IS NULL OR column > $n)`: a named statement is planned for any value after
+ * its fifth execution (PostgreSQL's generic plan), and then the OR is only a filter, so every page or batch scans the
+ * index from its first row (measured: the interest accrual's batches each read the environment's accounts up to the
+ * bound, quadratic in the accounts). The nil UUID sorts first and is no row's id: a random (v4) UUID's version is 4.
+ */
+export const uuidAfter = (column: string, parameter: string): string =>
+  `${column} > coalesce(${parameter}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)`;

@@ -23,7 +23,7 @@ SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, c
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
   a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
   a.product_code AS "productCode" FROM accounts a
-    WHERE a.environment = $1 AND ($3::uuid IS NULL OR a.id > $3::uuid)
+    WHERE a.environment = $1 AND a.id > coalesce($3::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
     ORDER BY a.id LIMIT $2
 
 -- accountSearchSql: every filter
@@ -45,5 +45,5 @@ SELECT a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, c
                         FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles", to_char(a.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "closedAt", a.close_reason AS "closeReason",
   a.activity_status AS "activityStatus", to_char(a.activity_status_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "activityStatusAt", to_char(a.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
   a.product_code AS "productCode" FROM accounts a
-    WHERE a.environment = $1 AND ($3::uuid IS NULL OR a.id > $3::uuid) AND a.id IN (SELECT l.account_id FROM account_customers l WHERE l.customer_id = $4::uuid AND l.environment = $1) AND a.type = $5::varchar AND a.currency = $6::bpchar AND a.flags @> ARRAY[$7::text] AND a.external_id = $8::varchar AND a.id IN (SELECT n.account_id FROM account_numbers n WHERE n.environment = $1 AND n.last4 = $9::bpchar AND n.status <> 'CANCELED') AND a.metadata @> $10::jsonb
+    WHERE a.environment = $1 AND a.id > coalesce($3::uuid, '00000000-0000-0000-0000-000000000000'::uuid) AND a.id IN (SELECT l.account_id FROM account_customers l WHERE l.customer_id = $4::uuid AND l.environment = $1) AND a.type = $5::varchar AND a.currency = $6::bpchar AND a.flags @> ARRAY[$7::text] AND a.external_id = $8::varchar AND a.id IN (SELECT n.account_id FROM account_numbers n WHERE n.environment = $1 AND n.last4 = $9::bpchar AND n.status <> 'CANCELED') AND a.metadata @> $10::jsonb
     ORDER BY a.id LIMIT $2

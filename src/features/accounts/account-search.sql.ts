@@ -1,5 +1,6 @@
 import type { AccountFilter } from './account-search.js';
 import { ACCOUNT_COLUMNS } from '../../db/sql/columns.js';
+import { uuidAfter } from '../../db/sql/sql.js';
 
 /**
  * The statement of one account search, with only the given filters' conditions (as customer-search.sql.ts).
@@ -30,7 +31,7 @@ export function accountSearchSql(filter: AccountFilter): { text: string; values:
   if (filter.metadata !== undefined)
     conditions.push(`a.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
   const text = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a
-    WHERE a.environment = $1 AND ($3::uuid IS NULL OR a.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
+    WHERE a.environment = $1 AND ${uuidAfter('a.id', '$3')}${conditions.map((condition) => ` AND ${condition}`).join('')}
     ORDER BY a.id LIMIT $2`;
   return { text, values };
 }

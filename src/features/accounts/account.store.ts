@@ -31,7 +31,7 @@ import {
 } from '../../db/sql/errors.js';
 import { CoalescedReads } from '../../db/sql/coalesced-reads.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { idList, jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import { idList, jsonParameter, queryRows, statement, uuidAfter } from '../../db/sql/sql.js';
 import {
   auditChangedFields,
   auditInsert,
@@ -172,7 +172,7 @@ const SQL = {
   ),
   list: statement(
     'account_list',
-    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`,
+    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ${uuidAfter('a.id', '$2')} ORDER BY a.id LIMIT $3`,
   ),
   // The account is locked first (as a posting does), so two changes of its customers run one after the other.
   // The role ($14) is written with the link; a customer already linked with another role is left as it is (the

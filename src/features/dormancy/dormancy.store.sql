@@ -122,5 +122,5 @@ SELECT a.id AS "accountId", a.currency, trim_scale(a.amount)::text AS balance,
      WHERE a.environment = $1::varchar AND a.closed_at IS NULL AND a.last_activity_at IS NOT NULL
        AND ($4::text IS NULL OR s.state = $4::text) AND ($2::jsonb ->> s.state) IS NOT NULL
        AND a.last_activity_at + make_interval(years => ($2::jsonb ->> s.state)::int) <= $3::timestamptz
-       AND ($5::uuid IS NULL OR a.id > $5::uuid)
+       AND a.id > coalesce($5::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
      ORDER BY a.id LIMIT $6::int

@@ -2,7 +2,7 @@ import type { NewAuditEvent } from '../../domain/audit-event.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { ACCOUNT_COLUMNS, type AccountRow, isoInstant, toAccount } from '../../db/sql/columns.js';
-import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import { jsonParameter, queryRows, statement, uuidAfter } from '../../db/sql/sql.js';
 import { auditInsert, auditValues, eventInsert } from '../../db/sql/write-effects.js';
 import type {
   DormancyDay,
@@ -130,7 +130,7 @@ const SQL = {
      WHERE a.environment = $1::varchar AND a.closed_at IS NULL AND a.last_activity_at IS NOT NULL
        AND ($4::text IS NULL OR s.state = $4::text) AND ($2::jsonb ->> s.state) IS NOT NULL
        AND ${ESCHEATMENT_DUE_AT.replace('$3', '$2')} <= $3::timestamptz
-       AND ($5::uuid IS NULL OR a.id > $5::uuid)
+       AND ${uuidAfter('a.id', '$5')}
      ORDER BY a.id LIMIT $6::int`,
   ),
 };

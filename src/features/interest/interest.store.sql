@@ -5,8 +5,8 @@ WITH due AS (
        SELECT a.id, a.amount, p.id AS product_id, p.day_count, p.compounding FROM accounts a JOIN products p ON p.environment = a.environment AND p.code = a.product_code
        WHERE a.environment = $1::varchar AND a.product_code IS NOT NULL AND a.closed_at IS NULL AND p.day_count IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM interest_accruals i WHERE i.account_id = a.id AND i.business_date = $2::date
-                           AND ($7::uuid IS NULL OR i.account_id > $7::uuid))
-         AND ($7::uuid IS NULL OR a.id > $7::uuid)
+                           AND i.account_id > coalesce($7::uuid, '00000000-0000-0000-0000-000000000000'::uuid))
+         AND a.id > coalesce($7::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
        ORDER BY a.id LIMIT $4::int
      ), based AS (
        SELECT a.id, a.product_id, a.day_count, (a.amount
@@ -47,8 +47,8 @@ WITH due AS (
 SELECT a.id FROM accounts a JOIN products p ON p.environment = a.environment AND p.code = a.product_code
        WHERE a.environment = $1::varchar AND a.product_code IS NOT NULL AND a.closed_at IS NULL AND p.day_count IS NOT NULL AND (NOT $4::boolean OR p.posting = 'MONTHLY')
        AND NOT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x.period_end = $2::date
-                         AND ($5::uuid IS NULL OR x.account_id > $5::uuid))
-       AND ($5::uuid IS NULL OR a.id > $5::uuid)
+                         AND x.account_id > coalesce($5::uuid, '00000000-0000-0000-0000-000000000000'::uuid))
+       AND a.id > coalesce($5::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
      ORDER BY a.id LIMIT $3::int
 
 -- cas_interest_lock_for_posting

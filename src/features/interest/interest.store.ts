@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { queryRows, type SqlClient, statement } from '../../db/sql/sql.js';
+import { queryRows, type SqlClient, statement, uuidAfter } from '../../db/sql/sql.js';
 import type { NewPosting, PrismaLedgerStore } from '../ledger/index.js';
 import { ACCRUAL_DECIMALS, type InterestState, roundHalfEven } from './interest.js';
 import type { InterestDay, InterestPostingOutcome, InterestPostingRequest, InterestStore } from './ports.js';
@@ -49,16 +49,16 @@ const SQL = {
   // included), MONTHLY only what accrued in earlier months of a quarter not posted yet (the posted interest is in the
   // balance already). A negative balance earns nothing. Answers the accounts found due: the conflict clause leaves an
   // account another instance accrued meanwhile, and the next batch no longer finds it. $7: the last account the previous
-  // batch handled (null: from the first), so the day's batches read each account once. The bound is repeated in the
-  // NOT EXISTS: PostgreSQL answers it with a merge anti-join over the date's accruals in account order, which
-  // otherwise starts at the first account of every environment each batch (all the date's accruals read per batch).
+  // batch handled (null: from the first), so the day's batches read each account once (uuidAfter: an index bound in
+  // the generic plan too). The bound is repeated in the NOT EXISTS: PostgreSQL answers it with a merge anti-join over
+  // the date's accruals in account order, which otherwise starts at the first account of every environment each batch.
   accrue: statement(
     'interest_accrue',
     `WITH due AS (
        SELECT a.id, a.amount, p.id AS product_id, p.day_count, p.compounding FROM ${ON_INTEREST_PRODUCT}
          AND NOT EXISTS (SELECT 1 FROM interest_accruals i WHERE i.account_id = a.id AND i.business_date = $2::date
-                           AND ($7::uuid IS NULL OR i.account_id > $7::uuid))
-         AND ($7::uuid IS NULL OR a.id > $7::uuid)
+                           AND ${uuidAfter('i.account_id', '$7')})
+         AND ${uuidAfter('a.id', '$7')}
        ORDER BY a.id LIMIT $4::int
      ), based AS (
        SELECT a.id, a.product_id, a.day_count, (${BALANCE_AT_DAY_END}) + CASE a.compounding
@@ -88,8 +88,8 @@ const SQL = {
     'interest_due_postings',
     `SELECT a.id FROM ${ON_INTEREST_PRODUCT} AND (NOT $4::boolean OR p.posting = 'MONTHLY')
        AND NOT EXISTS (SELECT 1 FROM interest_postings x WHERE x.account_id = a.id AND x.period_end = $2::date
-                         AND ($5::uuid IS NULL OR x.account_id > $5::uuid))
-       AND ($5::uuid IS NULL OR a.id > $5::uuid)
+                         AND ${uuidAfter('x.account_id', '$5')})
+       AND ${uuidAfter('a.id', '$5')}
      ORDER BY a.id LIMIT $3::int`,
   ),
   // The account locked as a posting locks it (FOR NO KEY UPDATE): a second poster of the period waits here. $1
