@@ -1,4 +1,4 @@
-import type { EndOfDayContext, EndOfDayStep } from '../clock/index.js';
+import type { EndOfDayBatch, EndOfDayContext, EndOfDayStep } from '../clock/index.js';
 import { startOfDate } from '../clock/index.js';
 import { END_OF_DAY_PRINCIPAL_ID } from '../dormancy/index.js';
 import type { AuditOperation, NewAuditEvent } from '../../domain/audit-event.js';
@@ -27,8 +27,8 @@ export class FeeService {
     private readonly timeZoneOf: (environment: string) => string = () => 'America/New_York',
   ) {}
 
-  /** One batch of the end of day's `maintenance-fee` step; answers how many accounts it found due (0: done). */
-  async assessMonth(day: EndOfDayContext): Promise<number> {
+  /** One batch of the end of day's `maintenance-fee` step: the accounts it found due, and the last of them in id order. */
+  async assessMonth(day: EndOfDayContext): Promise<EndOfDayBatch | 0> {
     if (!isMonthEnd(day.businessDate)) return 0;
     const timeZone = this.timeZoneOf(day.environment);
     const monthStart = monthStartOf(day.businessDate);
@@ -39,6 +39,7 @@ export class FeeService {
       monthStartsAt: startOfDate(monthStart, timeZone),
       timeZone,
       limit: ASSESSMENT_BATCH,
+      after: day.after ?? null,
     };
     const due = await this.stores.fees.dueAssessments(month);
     for (const account of due) {
@@ -66,7 +67,8 @@ export class FeeService {
       };
       await this.stores.fees.assess(request);
     }
-    return due.length;
+    const last = due.at(-1);
+    return last === undefined ? 0 : { changed: due.length, after: last.accountId };
   }
 
   /**

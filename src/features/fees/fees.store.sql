@@ -7,7 +7,9 @@ WITH due AS (
        FROM accounts a JOIN products p ON p.environment = a.environment AND p.code = a.product_code
        WHERE a.environment = $1::varchar AND a.product_code IS NOT NULL AND a.closed_at IS NULL
          AND p.monthly_maintenance_fee IS NOT NULL AND (coalesce(a.opened_at, a.created_at + env_offset(a.environment)) AT TIME ZONE $5::text)::date <= $3::date
-         AND NOT EXISTS (SELECT 1 FROM maintenance_fee_assessments f WHERE f.account_id = a.id AND f.month = $2::date)
+         AND NOT EXISTS (SELECT 1 FROM maintenance_fee_assessments f WHERE f.account_id = a.id AND f.month = $2::date
+                           AND f.account_id > coalesce($7::uuid, '00000000-0000-0000-0000-000000000000'::uuid))
+         AND a.id > coalesce($7::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
        ORDER BY a.id LIMIT $6::int
      ), moves AS (
        SELECT e.account_id,

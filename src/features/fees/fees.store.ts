@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { queryRows, type SqlClient, statement } from '../../db/sql/sql.js';
+import { queryRows, type SqlClient, statement, uuidAfter } from '../../db/sql/sql.js';
 import { auditInsert, auditValues } from '../../db/sql/write-effects.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { NewPosting, PrismaLedgerStore } from '../ledger/index.js';
@@ -18,7 +18,7 @@ const ASSESSMENT_COLUMNS = `f.account_id AS "accountId", ${ASSESSMENT_FIELDS}`;
 
 const SQL = {
   // $1 environment, $2 the month's first date, $3 its last (the business date), $4 the instant the month begins, $5
-  // the time zone, $6 batch. Each due account's days from its opening's date (or the month's first) to the month's
+  // the time zone, $6 batch, $7 the last account the previous batch handled (null: from the first). Each due account's days from its opening's date (or the month's first) to the month's
   // last; a day's balance is the posted balance now less every entry that counts on a later day. An entry counts on
   // the local date it posted, except an interest credit (on its period's end) and a fee (on its month's last day),
   // which a late end of day (a missed day caught up, a sandbox's advance) posts after their day. No entry posted
@@ -31,7 +31,9 @@ const SQL = {
        FROM accounts a JOIN products p ON p.environment = a.environment AND p.code = a.product_code
        WHERE a.environment = $1::varchar AND a.product_code IS NOT NULL AND a.closed_at IS NULL
          AND p.monthly_maintenance_fee IS NOT NULL AND (${OPENED_AT} AT TIME ZONE $5::text)::date <= $3::date
-         AND NOT EXISTS (SELECT 1 FROM maintenance_fee_assessments f WHERE f.account_id = a.id AND f.month = $2::date)
+         AND NOT EXISTS (SELECT 1 FROM maintenance_fee_assessments f WHERE f.account_id = a.id AND f.month = $2::date
+                           AND ${uuidAfter('f.account_id', '$7')})
+         AND ${uuidAfter('a.id', '$7')}
        ORDER BY a.id LIMIT $6::int
      ), moves AS (
        SELECT e.account_id,
@@ -119,6 +121,7 @@ export class PrismaFeeStore implements FeeStore {
       month.monthStartsAt,
       month.timeZone,
       month.limit,
+      month.after,
     ]);
   }
 

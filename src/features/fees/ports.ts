@@ -16,6 +16,8 @@ export interface FeeMonth {
   /** The environment's IANA time zone: an entry counts on the local date it posted. */
   timeZone: string;
   limit: number;
+  /** The last account the previous batch handled (null: from the first): the month's batches read each account once. */
+  after: string | null;
 }
 
 /** An account due for the month's fee, with the month's minimum daily balance and its product's terms. */

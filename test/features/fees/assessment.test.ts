@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventFor } from '../../../src/domain/audit-event.js';
 import { newId } from '../../../src/domain/ids.js';
-import { businessDateOf, EndOfDayService, endOfDate, endOfDayRequestId } from '../../../src/features/clock/index.js';
+import {
+  businessDateOf,
+  EndOfDayService,
+  endOfDate,
+  endOfDayRequestId,
+  startOfDate,
+} from '../../../src/features/clock/index.js';
 import { FeeService, maintenanceFeeStep } from '../../../src/features/fees/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
@@ -290,5 +296,33 @@ describe('which accounts are assessed', () => {
     );
     expect(rows).toEqual([{ minimum: '150', outcome: 'WAIVED' }]);
     expect(await ledgerViolations(h.pool)).toEqual([]);
+  });
+
+  it("a month end's batches continue after the last account the one before found due, each account once", async () => {
+    const environment = 'fees-keyset';
+    const start = await today(environment);
+    await feeProduct(environment, 'KEYSET_CHECKING', '3');
+    const accountIds = [
+      await accountOn(environment, 'KEYSET_CHECKING', 50),
+      await accountOn(environment, 'KEYSET_CHECKING', 60),
+      await accountOn(environment, 'KEYSET_CHECKING', 70),
+    ].sort();
+    const monthEnd = monthEndFrom(start);
+    const monthStart = `${monthEnd.slice(0, 7)}-01`;
+    const batch = (after: string | null) =>
+      stores.fees.dueAssessments({
+        environment,
+        businessDate: monthEnd,
+        monthStart,
+        monthStartsAt: startOfDate(monthStart, ZONE),
+        timeZone: ZONE,
+        limit: 2,
+        after,
+      });
+    const first = await batch(null);
+    expect(first.map((due) => due.accountId)).toEqual(accountIds.slice(0, 2));
+    const second = await batch(first.at(-1)!.accountId);
+    expect(second.map((due) => due.accountId)).toEqual(accountIds.slice(2));
+    expect(await batch(second.at(-1)!.accountId)).toEqual([]);
   });
 });
