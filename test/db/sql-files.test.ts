@@ -41,4 +41,16 @@ describe('generated SQL files', () => {
     for (const [file, content] of files)
       expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} is stale: npm run sql:generate`).toBe(content);
   });
+
+  it('bound a keyset by a uuid parameter with uuidAfter, never "$n IS NULL OR column > $n"', async () => {
+    // A named statement's generic plan keeps such an OR as a filter only: every page or batch would scan from the
+    // index's first row (src/db/sql/sql.ts, uuidAfter).
+    const { files } = await renderSqlFiles();
+    const unbounded = /\(\$(\d+)::uuid IS NULL OR [\w.]+ [<>]=? \$\1::uuid\)/;
+    const offenders = [...files].filter(([, content]) => unbounded.test(content)).map(([file]) => file);
+    expect(offenders).toEqual([]);
+    expect(
+      [...files.values()].some((content) => content.includes("'00000000-0000-0000-0000-000000000000'::uuid")),
+    ).toBe(true);
+  });
 });

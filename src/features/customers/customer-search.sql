@@ -11,7 +11,7 @@ SELECT c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferre
   to_char(c.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "archivedAt", c.archive_reason AS "archiveReason", array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
                         ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds" FROM customers c
-    WHERE c.environment = $1 AND ($3::uuid IS NULL OR c.id > $3::uuid) AND c.archived_at IS NULL
+    WHERE c.environment = $1 AND c.id > coalesce($3::uuid, '00000000-0000-0000-0000-000000000000'::uuid) AND c.archived_at IS NULL
     ORDER BY c.id LIMIT $2
 
 -- customerSearchSql: every filter

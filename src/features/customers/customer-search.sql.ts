@@ -1,5 +1,6 @@
 import type { CustomerFilter } from './customer-search.js';
 import { CUSTOMER_COLUMNS } from '../../db/sql/columns.js';
+import { uuidAfter } from '../../db/sql/sql.js';
 
 /**
  * The statement of one customer search: only the given filters' conditions, so that the planner sees each
@@ -65,7 +66,7 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
     filter.lastNamePrefix !== undefined ? 'last_name' : filter.firstNamePrefix !== undefined ? 'first_name' : undefined;
   if (nameColumn === undefined) {
     const text = `SELECT ${CUSTOMER_COLUMNS} FROM customers c
-    WHERE c.environment = $1 AND ($3::uuid IS NULL OR c.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
+    WHERE c.environment = $1 AND ${uuidAfter('c.id', '$3')}${conditions.map((condition) => ` AND ${condition}`).join('')}
     ORDER BY c.id LIMIT $2`;
     return { text, values, outerOrder: 'ORDER BY id' };
   }
