@@ -55,6 +55,28 @@ const dayAfter = (date: string): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /**
+ * Moves the environment's clock `ms` on from its now without running its end of day (what a service that was down
+ * leaves), through the clock store as a sandbox's advance writes it; answers the new now.
+ */
+export async function moveClock(
+  h: DomainHarness,
+  clockStore: Stores['clock'],
+  environment: string,
+  ms: number,
+): Promise<Date> {
+  const now = await h.services.clock.now(environment);
+  const audit = auditEventFor(h.caller(environment), {
+    operation: 'clock.advance',
+    resourceType: 'environment_clock',
+    resourceId: newId(),
+    changedFields: ['now'],
+  });
+  const to = new Date(now.getTime() + ms);
+  expect((await clockStore.advance(environment, to, audit)).outcome).toBe('advanced');
+  return to;
+}
+
+/**
  * Moves the environment's clock to the day after `date` (its time of day kept) and runs its due end of day since
  * `since`, waiting for any other run: how the end-of-day step tests (interest, fees) close a date on the domain harness.
  */
@@ -69,14 +91,6 @@ export async function passThrough(
   const now = await h.services.clock.now(environment);
   const today = businessDateOf(now, HARNESS_ZONE);
   const days = Math.round((Date.parse(`${dayAfter(date)}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS);
-  const audit = auditEventFor(h.caller(environment), {
-    operation: 'clock.advance',
-    resourceType: 'environment_clock',
-    resourceId: newId(),
-    changedFields: ['now'],
-  });
-  expect((await clockStore.advance(environment, new Date(now.getTime() + days * DAY_MS), audit)).outcome).toBe(
-    'advanced',
-  );
+  await moveClock(h, clockStore, environment, days * DAY_MS);
   return endOfDay.runDue(environment, { since, waitForOthers: true });
 }

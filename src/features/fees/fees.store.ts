@@ -18,8 +18,9 @@ const ASSESSMENT_COLUMNS = `f.account_id AS "accountId", ${ASSESSMENT_FIELDS}`;
 
 const SQL = {
   // $1 environment, $2 the month's first date, $3 its last (the business date), $4 the instant the month begins, $5
-  // the time zone, $6 batch, $7 the last account the previous batch handled (null: from the first). Each due account's days from its opening's date (or the month's first) to the month's
-  // last; a day's balance is the posted balance now less every entry that counts on a later day. An entry counts on
+  // the time zone, $6 batch, $7 the last account the previous batch handled (null: from the first; bounded in the
+  // NOT EXISTS too, as the interest accrual's). Each due account's days from its opening's date (or the month's
+  // first) to the month's last; a day's balance is the posted balance now less every entry that counts on a later day. An entry counts on
   // the local date it posted, except an interest credit (on its period's end) and a fee (on its month's last day),
   // which a late end of day (a missed day caught up, a sandbox's advance) posts after their day. No entry posted
   // before the month began counts on a day of it, so only the month's entries and later ones are read.

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEventFor } from '../../../src/domain/audit-event.js';
 import { newId } from '../../../src/domain/ids.js';
 import { flagExpiryStep } from '../../../src/features/accounts/index.js';
 import { businessDateOf, type EndOfDayStep, EndOfDayService } from '../../../src/features/clock/index.js';
@@ -7,6 +6,7 @@ import { IdempotentCreation } from '../../../src/features/idempotency/index.js';
 import { holdExpiryStep, LedgerService } from '../../../src/features/ledger/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
+import { moveClock } from '../../support/clock.js';
 import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -23,20 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** Moves the environment's clock on, without running its end of day, by `ms` from its now. */
-async function moveClock(environment: string, ms: number): Promise<Date> {
-  const now = await h.services.clock.now(environment);
-  const audit = auditEventFor(h.caller(environment), {
-    operation: 'clock.advance',
-    resourceType: 'environment_clock',
-    resourceId: newId(),
-    changedFields: ['now'],
-  });
-  const to = new Date(now.getTime() + ms);
-  expect((await stores.clock.advance(environment, to, audit)).outcome).toBe('advanced');
-  return to;
-}
-
 /**
  * An account of `environment` with `count` holds of 1 that expire an hour from the environment's now. The clock
  * is first moved to the next midday in New York, so the hour never crosses a midnight and every hold falls on the
@@ -46,7 +32,7 @@ async function accountWithHolds(environment: string, count: number): Promise<str
   const now = await h.services.clock.now(environment);
   // 17:00 UTC is midday (EST) or 13:00 (EDT) in New York; the business date after `now`'s is always ahead of it.
   const midday = Date.parse(`${businessDateOf(now, ZONE)}T17:00:00Z`) + DAY_MS;
-  await moveClock(environment, midday - now.getTime());
+  await moveClock(h, stores.clock, environment, midday - now.getTime());
   const caller = h.caller(environment);
   const customerId = (await h.services.customers.create(caller, buildCustomerInput())).value.customerId;
   const accountId = (await h.services.accounts.create(caller, buildAccountInput([customerId]))).value.accountId;
@@ -64,7 +50,7 @@ async function accountWithHolds(environment: string, count: number): Promise<str
 /** Moves the environment's clock two days on without running its end of day (what a service that was down leaves). */
 async function twoDaysPass(environment: string): Promise<string> {
   const now = await h.services.clock.now(environment);
-  await moveClock(environment, 2 * DAY_MS);
+  await moveClock(h, stores.clock, environment, 2 * DAY_MS);
   return businessDateOf(now, ZONE);
 }
 

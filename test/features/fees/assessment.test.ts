@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEventFor } from '../../../src/domain/audit-event.js';
 import { newId } from '../../../src/domain/ids.js';
 import {
   businessDateOf,
@@ -11,7 +10,7 @@ import {
 import { FeeService, maintenanceFeeStep } from '../../../src/features/fees/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
-import { passThrough } from '../../support/clock.js';
+import { moveClock, passThrough } from '../../support/clock.js';
 import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -275,18 +274,8 @@ describe('which accounts are assessed', () => {
     const accountId = await accountOn(environment, 'LATE_CHECKING', 150);
     const monthEnd = monthEndFrom(start);
     // The clock moves past the month's end, the account is drained after it, and only then the end of day runs.
-    const now = await h.services.clock.now(environment);
     const days = Math.round((Date.parse(`${nextDay(monthEnd)}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS);
-    await stores.clock.advance(
-      environment,
-      new Date(now.getTime() + (days + 3) * DAY_MS),
-      auditEventFor(h.caller(environment), {
-        operation: 'clock.advance',
-        resourceType: 'environment_clock',
-        resourceId: newId(),
-        changedFields: ['now'],
-      }),
-    );
+    await moveClock(h, stores.clock, environment, (days + 3) * DAY_MS);
     await h.services.ledger.postTransaction(h.caller(environment), accountId, { type: 'DEBIT', amount: 120 });
     expect((await h.services.endOfDay.runDue(environment, { since: start, waitForOthers: true })).failed).toBeNull();
     // 150 every day of the month: waived, although the account holds 30 when the step runs.

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEventFor } from '../../../src/domain/audit-event.js';
-import { newId } from '../../../src/domain/ids.js';
 import { businessDateOf, EndOfDayService, endOfDate, endOfDayRequestId } from '../../../src/features/clock/index.js';
 import { InterestService, interestAccrualStep, interestPostingStep } from '../../../src/features/interest/index.js';
 import type { Stores } from '../../../src/features/ports.js';
 import { createStores } from '../../../src/features/stores.js';
-import { passThrough } from '../../support/clock.js';
+import { moveClock, passThrough } from '../../support/clock.js';
 import { stopsAtCall } from '../../support/crash.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -131,14 +129,7 @@ function model(terms: Terms, movements: Map<string, bigint>, first: string, last
 
 /** Moves the environment's clock a day on and runs its due end of day (a sandbox's advance, for any environment). */
 async function dayPasses(environment: string, since: string): Promise<void> {
-  const now = await h.services.clock.now(environment);
-  const audit = auditEventFor(h.caller(environment), {
-    operation: 'clock.advance',
-    resourceType: 'environment_clock',
-    resourceId: newId(),
-    changedFields: ['now'],
-  });
-  expect((await stores.clock.advance(environment, new Date(now.getTime() + DAY_MS), audit)).outcome).toBe('advanced');
+  await moveClock(h, stores.clock, environment, DAY_MS);
   const pass = await h.services.endOfDay.runDue(environment, { since, waitForOthers: true });
   expect(pass.failed).toBeNull();
 }
