@@ -55,16 +55,18 @@ const dayAfter = (date: string): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 /**
- * Moves the environment's clock `ms` on from its now without running its end of day (what a service that was down
- * leaves), through the clock store as a sandbox's advance writes it; answers the new now.
+ * Moves the environment's clock `ms` on from `from` (default: its now) without running its end of day (what a
+ * service that was down leaves), through the clock store as a sandbox's advance writes it; answers the new now. A
+ * caller that computed `ms` from a now it read passes that now: read again, it could fall past a midnight.
  */
 export async function moveClock(
   h: DomainHarness,
   clockStore: Stores['clock'],
   environment: string,
   ms: number,
+  from?: Date,
 ): Promise<Date> {
-  const now = await h.services.clock.now(environment);
+  const now = from ?? (await h.services.clock.now(environment));
   const audit = auditEventFor(h.caller(environment), {
     operation: 'clock.advance',
     resourceType: 'environment_clock',
@@ -91,6 +93,6 @@ export async function passThrough(
   const now = await h.services.clock.now(environment);
   const today = businessDateOf(now, HARNESS_ZONE);
   const days = Math.round((Date.parse(`${dayAfter(date)}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS);
-  await moveClock(h, clockStore, environment, days * DAY_MS);
+  await moveClock(h, clockStore, environment, days * DAY_MS, now);
   return endOfDay.runDue(environment, { since, waitForOthers: true });
 }

@@ -32,7 +32,7 @@ async function accountWithHolds(environment: string, count: number): Promise<str
   const now = await h.services.clock.now(environment);
   // 17:00 UTC is midday (EST) or 13:00 (EDT) in New York; the business date after `now`'s is always ahead of it.
   const midday = Date.parse(`${businessDateOf(now, ZONE)}T17:00:00Z`) + DAY_MS;
-  await moveClock(h, stores.clock, environment, midday - now.getTime());
+  await moveClock(h, stores.clock, environment, midday - now.getTime(), now);
   const caller = h.caller(environment);
   const customerId = (await h.services.customers.create(caller, buildCustomerInput())).value.customerId;
   const accountId = (await h.services.accounts.create(caller, buildAccountInput([customerId]))).value.accountId;
@@ -50,7 +50,7 @@ async function accountWithHolds(environment: string, count: number): Promise<str
 /** Moves the environment's clock two days on without running its end of day (what a service that was down leaves). */
 async function twoDaysPass(environment: string): Promise<string> {
   const now = await h.services.clock.now(environment);
-  await moveClock(h, stores.clock, environment, 2 * DAY_MS);
+  await moveClock(h, stores.clock, environment, 2 * DAY_MS, now);
   return businessDateOf(now, ZONE);
 }
 
