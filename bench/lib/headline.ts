@@ -6,6 +6,8 @@ import {
   type BenchReport,
   evaluateTargets,
   metCell,
+  POSTGRES_WORK_MAXIMUM,
+  POSTGRES_WORK_PREFIX,
   RATIO_TARGETS,
   type RatioTarget,
   REPORTED_BESIDE,
@@ -122,10 +124,23 @@ export function renderPerformanceFigures(
     ...RATIO_TARGETS.map((t): [string, Comparison] => [targetName(t), t]),
     [REPORTED_BESIDE.label, { ...REPORTED_BESIDE, by: 'rps' }],
   ];
-  for (const row of latest) {
+  // One line for the operations' PostgreSQL work here; each operation's row is in latest.md.
+  const postgresWork = latest.filter((row) => row.target.startsWith(POSTGRES_WORK_PREFIX));
+  for (const row of latest.filter((r) => !postgresWork.includes(r))) {
     const comparison = comparisons.find(([name]) => name === row.target)?.[1] ?? null;
     lines.push(
       `| ${row.target} | ${row.measured} | ${metCell(row.met)} | ${comparison === null ? '– (not in the history)' : headlineCell(headlineOf(history, comparison))} |`,
+    );
+  }
+  if (postgresWork.length > 0) {
+    const count = (met: boolean | null) => postgresWork.filter((row) => row.met === met).length;
+    const measured = postgresWork.filter((row) => row.measured !== 'not measured').length;
+    lines.push(
+      `| ${POSTGRES_WORK_PREFIX}: CPU and SQL statements ≤ ${POSTGRES_WORK_MAXIMUM}× the floor's, ${postgresWork.length} operations | ` +
+        (measured === 0
+          ? 'not measured'
+          : `met ${count(true)}, missed ${count(false)}, inside the noise ${measured - count(true) - count(false)} (each in latest.md)`) +
+        ` | ${measured === 0 ? '–' : metCell(count(true) === postgresWork.length ? true : count(false) > 0 ? false : null)} | – (not in the history) |`,
     );
   }
   if (clockAdvance) {

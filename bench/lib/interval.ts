@@ -41,6 +41,33 @@ export function logRatioInterval(logs: readonly number[]): LogRatioSummary {
   return { cycles: n, ratio: Math.exp(mean), interval: [Math.exp(mean - half), Math.exp(mean + half)] };
 }
 
+export interface DifferenceSummary {
+  cycles: number;
+  /** The mean of the per-cycle differences a_i − b_i; null without a cycle. */
+  mean: number | null;
+  /** Its 95 % Student t interval; null with fewer than three cycles. */
+  interval: [number, number] | null;
+}
+
+/** a_i − b_i over the cycles where both were measured (run i of each ran side by side), with its 95 % t interval. */
+export function pairedDifferenceInterval(
+  a: readonly (number | null)[],
+  b: readonly (number | null)[],
+): DifferenceSummary {
+  const differences: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x, y] = [a[i], b[i]];
+    if (x !== null && x !== undefined && y !== null && y !== undefined) differences.push(x - y);
+  }
+  const n = differences.length;
+  if (n === 0) return { cycles: 0, mean: null, interval: null };
+  const mean = differences.reduce((sum, x) => sum + x, 0) / n;
+  if (n < 3) return { cycles: n, mean, interval: null };
+  const sd = Math.sqrt(differences.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (n - 1));
+  const half = (tQuantile975(n - 1) * sd) / Math.sqrt(n);
+  return { cycles: n, mean, interval: [mean - half, mean + half] };
+}
+
 export interface Drift {
   /** The least-squares slope of the log-ratios over the cycles, as a factor per cycle (1: no drift). */
   perCycle: number;

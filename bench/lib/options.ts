@@ -7,6 +7,8 @@ export const DEFAULT_OUT_DIR = 'bench/results';
 export const SCENARIO_NAMES = [
   'rest-get-customer',
   'rest-get-account',
+  'rest-get-customer-4',
+  'rest-get-account-4',
   'rest-post-customer',
   'graphql-nested',
   'mixed',

@@ -1,6 +1,13 @@
 import type { MachineInfo, RunConditions } from './machine.js';
 import { type OpenLoopResult, renderOpenLoop } from './open-loop.js';
-import { capacitySpread, driftOf, logRatioInterval, pairedLogRatios, SPREAD_LIMIT } from './interval.js';
+import {
+  capacitySpread,
+  driftOf,
+  logRatioInterval,
+  pairedDifferenceInterval,
+  pairedLogRatios,
+  SPREAD_LIMIT,
+} from './interval.js';
 import type { RunMeasurement } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { StatementCounting } from './postgres.js';
@@ -195,6 +202,54 @@ export const REPORTED_BESIDE: { label: string; scenario: string; comparator: Con
   comparator: 'postgraphile',
 };
 
+/**
+ * The overhead budget: at 4 connections, where a floor batches little, the server CPU per request the service
+ * spends beyond the batching floor's (its HTTP stack, authentication, validation, presentation), cycle by cycle.
+ * A ceiling: met when the upper bound of the differences' 95 % t interval is within it.
+ */
+export const OVERHEAD_BUDGET_US = 120;
+export const OVERHEAD_SCENARIOS = [
+  { label: 'GET customer', scenario: 'rest-get-customer-4' },
+  { label: 'GET account', scenario: 'rest-get-account-4' },
+] as const;
+
+/**
+ * PostgreSQL's work per operation: the primary is what does not scale out, so each operation's PostgreSQL CPU per
+ * request and SQL statements per request stay within this factor of the floor's that runs the same operation. A
+ * ceiling: met when the upper bound of the per-cycle ratios' 95 % t interval is within it.
+ */
+export const POSTGRES_WORK_MAXIMUM = 1.05;
+export const POSTGRES_WORK_SCENARIOS: readonly { label: string; scenario: string; comparator: ContenderName }[] = [
+  { label: 'GET customer', scenario: 'rest-get-customer', comparator: 'batching-floor' },
+  { label: 'GET account', scenario: 'rest-get-account', comparator: 'batching-floor' },
+  { label: 'Create customer', scenario: 'rest-post-customer', comparator: 'batching-floor' },
+  { label: 'Transfer, uniform', scenario: 'rest-transfer-uniform', comparator: 'transfer-floor' },
+  { label: 'Transfer, one hot account', scenario: 'rest-transfer-hot', comparator: 'transfer-floor' },
+  { label: 'Customer list by last name', scenario: 'rest-list-customers-by-name', comparator: 'batching-floor' },
+  { label: 'Customer search by SSN', scenario: 'rest-search-customer-by-ssn', comparator: 'batching-floor' },
+];
+
+/**
+ * A ceiling's verdict from its figure's 95 % interval: met when the whole interval is within it, missed when the
+ * whole interval is above it, and otherwise not decided by this run (inside the noise), which the note says.
+ */
+function ceilingVerdict(
+  figure: number,
+  interval: [number, number] | null,
+  ceiling: number,
+): { met: boolean | null; note: string } {
+  const [low, high] = interval ?? [figure, figure];
+  if (high <= ceiling) return { met: true, note: '' };
+  if (low > ceiling) return { met: false, note: '' };
+  return { met: null, note: 'inside the noise: the interval straddles the ceiling; ' };
+}
+
+export const overheadTargetName = (label: string): string =>
+  `Overhead budget, ${label}: server CPU over the floor's at 4 connections ≤ ${OVERHEAD_BUDGET_US} µs/request`;
+export const POSTGRES_WORK_PREFIX = "PostgreSQL's work per request";
+export const postgresWorkTargetName = (label: string, comparator: ContenderName): string =>
+  `${POSTGRES_WORK_PREFIX}, ${label}: CPU and SQL statements ≤ ${POSTGRES_WORK_MAXIMUM}× the ${labelOf(comparator)}'s`;
+
 export const targetName = (t: RatioTarget): string =>
   `${t.label} ≥ ${t.minimum}× the ${labelOf(t.comparator)}${t.by === 'cpu' ? ' by CPU per request (server + PostgreSQL)' : ''}`;
 
@@ -251,6 +306,77 @@ export function evaluateTargets(report: BenchReport): TargetRow[] {
         row.met = (figure.interval?.[0] ?? figure.ratio) >= target.minimum;
         if (figure.drift?.drifting) row.note = 'the ratio drifted across the cycles (see the per-cycle table)';
         if (!row.met) row.note = missCause(service.median, comparator.median);
+      }
+    }
+    rows.push(row);
+  }
+
+  const judgeable = (service: ContenderResult | undefined, comparator: ContenderResult | undefined): string | null => {
+    if (!service || !comparator) return 'not measured';
+    if (!clean(service) || !clean(comparator)) return 'not judged: errors in the run';
+    if (unstable(service) || unstable(comparator))
+      return `not judged: a contender's capacity varied more than ${SPREAD_LIMIT}× within the run`;
+    return null;
+  };
+
+  for (const { label, scenario: name } of OVERHEAD_SCENARIOS) {
+    const scenario = find(name);
+    const service = scenario?.contenders.find((c) => c.name === 'service');
+    const floor = scenario?.contenders.find((c) => c.name === 'batching-floor');
+    const overhead = pairedDifferenceInterval(
+      service?.runs.map((r) => r.serverCpuUsPerRequest) ?? [],
+      floor?.runs.map((r) => r.serverCpuUsPerRequest) ?? [],
+    );
+    const row: TargetRow = {
+      target: overheadTargetName(label),
+      against: labelOf('batching-floor'),
+      measured:
+        overhead.mean === null
+          ? 'not measured'
+          : `${num(overhead.mean)} µs${overhead.interval ? ` (${num(overhead.interval[0])}–${num(overhead.interval[1])})` : ' (point estimate)'}, ${overhead.cycles} cycles`,
+      met: null,
+    };
+    const refusal = overhead.mean === null ? 'not measured' : judgeable(service, floor);
+    if (refusal !== null) {
+      if (overhead.mean !== null) row.note = refusal;
+    } else {
+      const verdict = ceilingVerdict(overhead.mean!, overhead.interval, OVERHEAD_BUDGET_US);
+      row.met = verdict.met;
+      if (row.met !== true)
+        row.note = `${verdict.note}server ${num(service!.median.serverCpuUsPerRequest)} vs ${num(floor!.median.serverCpuUsPerRequest)} µs/request (medians)`;
+    }
+    rows.push(row);
+  }
+
+  for (const { label, scenario: name, comparator: comparatorName } of POSTGRES_WORK_SCENARIOS) {
+    const scenario = find(name);
+    const service = scenario?.contenders.find((c) => c.name === 'service');
+    const comparator = scenario?.contenders.find((c) => c.name === comparatorName);
+    const perCycle = (pick: (run: RunMeasurement) => number | null) =>
+      logRatioInterval(pairedLogRatios(service?.runs.map(pick) ?? [], comparator?.runs.map(pick) ?? []));
+    const cpu = perCycle((r) => r.postgresCpuUsPerRequest);
+    const statements = perCycle((r) => r.statementsPerOperation);
+    const row: TargetRow = {
+      target: postgresWorkTargetName(label, comparatorName),
+      against: labelOf(comparatorName),
+      measured:
+        cpu.ratio === null
+          ? 'not measured'
+          : `CPU ${ratioText(cpu.ratio, cpu.interval)}, statements ${ratioText(statements.ratio, statements.interval)}, ${cpu.cycles} cycles`,
+      met: null,
+    };
+    const refusal = cpu.ratio === null ? 'not measured' : judgeable(service, comparator);
+    if (refusal !== null) {
+      if (cpu.ratio !== null) row.note = refusal;
+    } else if (statements.ratio === null) {
+      row.note = 'not judged: statements not counted (needs pg_stat_statements)';
+    } else {
+      const verdicts = [cpu, statements].map((f) => ceilingVerdict(f.ratio!, f.interval, POSTGRES_WORK_MAXIMUM));
+      row.met = verdicts.some((v) => v.met === false) ? false : verdicts.every((v) => v.met === true) ? true : null;
+      if (row.met !== true) {
+        const [s, c] = [service!.median, comparator!.median];
+        const noise = row.met === null ? 'inside the noise: an interval straddles the ceiling; ' : '';
+        row.note = `${noise}PostgreSQL ${num(s.postgresCpuUsPerRequest)} vs ${num(c.postgresCpuUsPerRequest)} µs/request, ${num(s.statementsPerOperation, 2)} vs ${num(c.statementsPerOperation, 2)} statements (medians)`;
       }
     }
     rows.push(row);

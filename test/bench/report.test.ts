@@ -91,6 +91,72 @@ describe('the bench report`s targets', () => {
     );
   });
 
+  it('keeps the overhead budget at 4 connections on the upper bound of the per-cycle differences', () => {
+    const floor = contender('batching-floor', [
+      run(1000, 100, 50),
+      run(1000, 102, 50),
+      run(1000, 98, 50),
+      run(1000, 100, 50),
+    ]);
+    const within = contender('service', [run(900, 200, 50), run(900, 206, 50), run(900, 196, 50), run(900, 202, 50)]);
+    const overhead = (rows: ReturnType<typeof evaluateTargets>) =>
+      rows.find((row) => row.target.startsWith('Overhead budget, GET customer'))!;
+    const met = overhead(evaluateTargets(report([scenario('rest-get-customer-4', [within, floor])])));
+    expect(met.measured).toMatch(/^101 µs \(9\d–10\d\), 4 cycles$/);
+    expect(met.met).toBe(true);
+    // A mean under the budget whose interval reaches past it is not decided: inside the noise, and said so.
+    const noisy = contender('service', [run(900, 150, 50), run(900, 260, 50), run(900, 170, 50), run(900, 240, 50)]);
+    const unsure = overhead(evaluateTargets(report([scenario('rest-get-customer-4', [noisy, floor])])));
+    expect(unsure.met).toBeNull();
+    expect(unsure.note).toMatch(/^inside the noise: .*server 205 vs 100 µs\/request/);
+    const over = contender('service', [run(900, 250, 50), run(900, 256, 50), run(900, 246, 50), run(900, 252, 50)]);
+    expect(overhead(evaluateTargets(report([scenario('rest-get-customer-4', [over, floor])]))).met).toBe(false);
+    const unmeasured = overhead(evaluateTargets(report([])));
+    expect(unmeasured).toMatchObject({ measured: 'not measured', met: null });
+  });
+
+  it("holds PostgreSQL's CPU and statements per request to 1.05x the floor's, both on the upper bound", () => {
+    const withStatements = (measurement: RunMeasurement, statements: number) => ({
+      ...measurement,
+      statementsPerOperation: statements,
+    });
+    const floor = contender('transfer-floor', [
+      run(500, 600, 2000),
+      run(500, 600, 2020),
+      run(500, 600, 1980),
+      run(500, 600, 2000),
+    ]);
+    const postgresWork = (rows: ReturnType<typeof evaluateTargets>) =>
+      rows.find((row) => row.target.startsWith("PostgreSQL's work per request, Transfer, uniform"))!;
+    const same = contender('service', [
+      run(450, 1200, 2010),
+      run(450, 1200, 2000),
+      run(450, 1200, 2030),
+      run(450, 1200, 1990),
+    ]);
+    expect(postgresWork(evaluateTargets(report([scenario('rest-transfer-uniform', [same, floor])])))).toMatchObject({
+      met: true,
+    });
+    const dearer = contender('service', [
+      run(450, 1200, 2300),
+      run(450, 1200, 2280),
+      run(450, 1200, 2320),
+      run(450, 1200, 2310),
+    ]);
+    const missed = postgresWork(evaluateTargets(report([scenario('rest-transfer-uniform', [dearer, floor])])));
+    expect(missed.met).toBe(false);
+    expect(missed.note).toMatch(/PostgreSQL 2,305 vs 2,000 µs\/request/);
+    const moreStatements = contender(
+      'service',
+      [run(450, 1200, 2000), run(450, 1200, 2000), run(450, 1200, 2000), run(450, 1200, 2000)].map((r) =>
+        withStatements(r, 1.2),
+      ),
+    );
+    const chatty = postgresWork(evaluateTargets(report([scenario('rest-transfer-uniform', [moreStatements, floor])])));
+    expect(chatty.measured).toMatch(/statements 1\.20×/);
+    expect(chatty.met).toBe(false);
+  });
+
   it('shows only the scenarios and contenders the benchmark still runs', () => {
     const service = contender('service', [run(800, 1, 1), run(800, 1, 1), run(800, 1, 1)]);
     const retired = contender('express-prisma', [run(200, 1, 1), run(200, 1, 1), run(200, 1, 1)]);
