@@ -278,7 +278,17 @@ runScript('patroni', async () => {
         await marks!.heal(leader.index, partition);
       }
       if (fault === 'patroni-kill') await leader.startPatroni();
-      await running.cluster.waitHealthy(2, 120_000);
+      try {
+        await running.cluster.waitHealthy(2, 120_000);
+      } catch (error) {
+        // A cluster that does not heal may be one that lost acknowledged writes (two leaders in turn, each with
+        // commits the other lacks): what the leader now holds is checked before the run gives up.
+        const lost = await check(false).catch((failed: Error) => [`the check itself failed: ${failed.message}`]);
+        throw new Error(
+          `${(error as Error).message}; acknowledged writes checked on the leader after failover ${round_}: ${lost.length === 0 ? 'none missing' : lost.join('; ')}`,
+          { cause: error },
+        );
+      }
       const rejoinedMs = performance.now() - faultAt;
       const window = acks.filter((t) => t > faultAt - 5000);
       const gaps = window.slice(1).map((t, i) => t - window[i]!);

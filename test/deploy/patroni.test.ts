@@ -47,6 +47,8 @@ describe('deploy/patroni/patroni.yml', () => {
 
   it("keeps Patroni's timing rule (loop_wait + 2 × retry_timeout ≤ ttl) and rewinds a failed primary", () => {
     expect(dcs.loop_wait + 2 * dcs.retry_timeout).toBeLessThanOrEqual(dcs.ttl);
+    // Patroni raises a ttl under 20 s to 20 s: a smaller one would be a figure the cluster does not run with.
+    expect(dcs.ttl).toBeGreaterThanOrEqual(20);
     expect(dcs.postgresql.use_pg_rewind).toBe(true);
     expect(dcs.postgresql.parameters.wal_log_hints).toBe('on');
     expect(member.postgresql.authentication.rewind.username).toBe('postgres');

@@ -5,7 +5,7 @@ import { freePort } from '../../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from '../../reliability/lib/results.js';
 import { runSecrets, type ServiceProcess, startServiceProcess } from '../../reliability/lib/service-process.js';
 import { type Daemon, serverStates, startHaproxy, startRedis } from './daemons.js';
-import { ensureDebianPackages } from './debian.js';
+import { ensureDebianPackages, ensurePatroniVersion } from './debian.js';
 import { type PatroniCluster, startPatroniCluster, waitFor } from './patroni.js';
 import { type PostgresServer, setSynchronous, startPrimary, startStandby } from './postgres-pair.js';
 
@@ -184,6 +184,7 @@ async function startAround(
 ): Promise<FleetBase> {
   const { log } = options;
   ensureDebianPackages(log);
+  ensurePatroniVersion(log);
   mkdirSync(options.dir, { recursive: true });
   // PostgreSQL runs as its own user, which must be able to reach its directory inside this one.
   chmodSync(options.dir, 0o711);
