@@ -76,6 +76,9 @@ export function ensurePatroniVersion(log: (line: string) => void): void {
       'Dir::Etc::sourceparts=-',
       '-o',
       `Dir::State::Lists=${path.join(work, 'lists')}`,
+      // The files land in a directory of root's: fetched as root, not as apt's sandbox user.
+      '-o',
+      'APT::Sandbox::User=root',
     ];
     execFileSync('apt-get', ['update', '-qq', ...apart], { stdio: 'inherit' });
     execFileSync('apt-get', ['download', '-qq', ...apart, ...TRIXIE_PACKAGES], { cwd: work, stdio: 'inherit' });
