@@ -29,9 +29,8 @@ export async function createHttpApp(
   app.set('etag', false);
   // req.ip (the per-address budget for failed authentication) is the client's only behind trusted proxies.
   if (deps.config.trustProxyHops > 0) app.set('trust proxy', deps.config.trustProxyHops);
-  app.use(requestLogging(deps.logger));
+  app.use(requestLogging(deps.logger, deps.metrics));
   app.use(apiSecurityHeaders());
-  if (deps.metrics) app.use(deps.metrics.httpMiddleware);
   // A connection beyond HTTP_MAX_CONNECTIONS_PER_ADDRESS: 503 TOO_MANY_CONNECTIONS, logged and counted (src/http/server.ts).
   app.use(refuseOverCapacity);
   if (deps.metrics) {

@@ -43,7 +43,7 @@ export async function authenticateRequest(
       authorization: req.get('authorization'),
       logger: res.locals.logger,
     },
-    clientAddress(req),
+    () => clientAddress(req),
     deps,
     (state) => setHeaders(res, state),
   );
@@ -59,15 +59,21 @@ export function authenticateConnection(
   address: string,
   deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
 ): Promise<RequestContext> {
-  return authenticateCaller(request, address, deps, () => undefined);
+  return authenticateCaller(
+    request,
+    () => address,
+    deps,
+    () => undefined,
+  );
 }
 
 /** The client's address: the TCP peer, or the one trusted proxies name (Express's `req.ip`, TRUST_PROXY_HOPS). */
 export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
+/** `address` is read only when a refused token spends its budget: Express's req.ip parses X-Forwarded-For. */
 async function authenticateCaller(
   request: ContextRequest,
-  address: string,
+  address: () => string,
   deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
   describe: (state: BudgetState) => void,
 ): Promise<RequestContext> {
@@ -76,7 +82,8 @@ async function authenticateCaller(
   );
   const requestBudget = deps.rateLimits.principal;
   if (requestBudget) {
-    const state = await requestBudget.consume(context.caller.principal.id, 1);
+    const counted = requestBudget.consume(context.caller.principal.id, 1);
+    const state = counted instanceof Promise ? await counted : counted;
     describe(state);
     if (!state.allowed) throw rateLimited(state.resetS);
   }
@@ -95,7 +102,7 @@ export async function authenticateOperator(
   deps: Pick<HttpDependencies, 'authenticator' | 'rateLimits'>,
 ): Promise<Principal> {
   const principal = await withFailedAuthenticationBudget(
-    clientAddress(req),
+    () => clientAddress(req),
     (state) => setHeaders(res, state),
     deps,
     () => authenticatePrincipal(req.get('authorization'), deps.authenticator),
@@ -112,7 +119,7 @@ export async function authenticateOperator(
  * lock real clients out.
  */
 async function withFailedAuthenticationBudget<T>(
-  address: string,
+  address: () => string,
   describe: (state: BudgetState) => void,
   deps: Pick<HttpDependencies, 'rateLimits'>,
   authenticate: () => Promise<T>,
@@ -123,7 +130,7 @@ async function withFailedAuthenticationBudget<T>(
     const { authFailures } = deps.rateLimits;
     // Only presented-and-refused tokens count: a missing header or a token outside its environments is no guess.
     if (authFailures && isRequestError(error) && error.challenge?.error === 'invalid_token') {
-      const state = await authFailures.consume(addressBudgetKey(address), 1);
+      const state = await authFailures.consume(addressBudgetKey(address()), 1);
       describe(state);
       if (!state.allowed) throw tooManyFailedAuthentications(state.resetS);
     }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EndpointDisabledBy } from '../features/webhooks/index.js';
@@ -222,16 +222,31 @@ export class ServiceMetrics {
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Express middleware, mounted first: counts every answer by route pattern and status when it is sent. */
-  readonly httpMiddleware: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const labels = { method: req.method, route: routePattern(req), status: String(res.statusCode) };
-      this.httpRequests.inc(labels);
-      this.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
-    next();
-  };
+  /** Each (method, route pattern, status)'s children, made once: a label lookup hashes the labels on every call. */
+  private readonly httpChildren = new Map<
+    string,
+    {
+      requests: ReturnType<Counter<'method' | 'route' | 'status'>['labels']>;
+      duration: ReturnType<Histogram<'method' | 'route' | 'status'>['labels']>;
+    }
+  >();
+
+  /**
+   * One answer, once its last byte is sent (the request log's one 'finish' listener calls it,
+   * src/http/request-logging.ts): counted and timed by method, route pattern and status.
+   */
+  recordHttpAnswer(method: string, route: string | undefined, status: number, seconds: number): void {
+    const pattern = route ?? UNMATCHED_ROUTE;
+    const key = `${method} ${status} ${pattern}`;
+    let children = this.httpChildren.get(key);
+    if (children === undefined) {
+      const labels = { method, route: pattern, status: String(status) };
+      children = { requests: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
+      this.httpChildren.set(key, children);
+    }
+    children.requests.inc();
+    children.duration.observe(seconds);
+  }
 
   /**
    * For the GraphQL surface: one call per operation when its response is ready. `name` is the operation
@@ -458,12 +473,6 @@ function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer.unref();
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
-/** The pattern of the route that answered (`/:environment/customer/:customerId`), never the concrete path. */
-function routePattern(req: Request): string {
-  const route = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof route === 'string' ? `${req.baseUrl}${route}` : UNMATCHED_ROUTE;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

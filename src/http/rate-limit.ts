@@ -25,7 +25,8 @@ export interface BudgetState {
 }
 
 export interface Budget {
-  consume(key: string, points: number): Promise<BudgetState>;
+  /** In this process's memory the answer is synchronous (no promise, no microtask for every request); in Redis a promise. */
+  consume(key: string, points: number): BudgetState | Promise<BudgetState>;
 }
 
 export interface RateLimits {
@@ -65,7 +66,7 @@ export function memoryBudget(limit: number, durationS: number, clock: Pick<Clock
   const windows = new Map<string, { consumed: number; endsAt: number }>();
   let nextSweep = clock.now() + durationMs;
   return {
-    async consume(key, points) {
+    consume(key, points) {
       const now = clock.now();
       if (now >= nextSweep) {
         for (const [k, window] of windows) if (window.endsAt <= now) windows.delete(k);
