@@ -7,6 +7,7 @@ import { startContenders } from './lib/start-contenders.js';
 import { seedBenchContext } from './lib/context.js';
 import { cpuTimes, describeMachine, loadAverage, stealShareSince } from './lib/machine.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE } from './lib/options.js';
+import { prepareBaseline } from './lib/baseline.js';
 import { type OpenLoopResult, openLoopHistory, runOpenLoop } from './lib/open-loop.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
@@ -79,6 +80,10 @@ async function main(): Promise<void> {
     });
   }
 
+  const baseline =
+    options.against === null ? undefined : await prepareBaseline(repoRoot, options.against, workDir, log);
+  if (baseline) onInterrupt.push(async () => baseline.remove());
+
   const db = await startBenchPostgres({
     databaseUrl: process.env.DATABASE_URL || undefined,
     keepData: options.keepData,
@@ -91,6 +96,7 @@ async function main(): Promise<void> {
       `PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`,
     );
     const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
+    if (baseline) ctx.baseline = { ref: baseline.ref, commit: baseline.commit, dir: baseline.dir };
     onInterrupt.push(async () => ctx.pinning.release());
     const cpuAtStart = cpuTimes();
     const loadAtStart = loadAverage();
@@ -190,11 +196,13 @@ async function main(): Promise<void> {
       openLoop,
       startup: startupResults,
       failures,
+      ...(baseline && { baseline: { ref: baseline.ref, commit: baseline.commit } }),
     };
     writeResults(report, options);
   } finally {
     await benchPool.end();
     await db.stop();
+    baseline?.remove();
     if (!options.keepData) rmSync(workDir, { recursive: true, force: true });
   }
 }
@@ -240,7 +248,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   const outDir = path.resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
   // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md).
-  const full = SCENARIO_NAMES.every((name) => options.scenarios.includes(name));
+  // A run --against another build compares two builds: never the full run's report, nor a line of its history.
+  const full = options.against === null && SCENARIO_NAMES.every((name) => options.scenarios.includes(name));
   const prefix = options.quick ? 'quick-' : full ? '' : 'partial-';
   const kindOf = (file: string) =>
     file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '';
@@ -260,7 +269,7 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   // The newest HISTORY_RUNS runs only (a headline needs three): bench/results/ stays within its 600 KB.
   // A run without load (clock-advance or start time only) has no line: it would push a measured run out.
   const historyFile = path.join(outDir, 'history.ndjson');
-  if (report.scenarios.length > 0 || report.openLoop) {
+  if ((report.scenarios.length > 0 || report.openLoop) && options.against === null) {
     const earlier = existsSync(historyFile) ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean) : [];
     const kept = [...earlier, JSON.stringify(historyLine(report))].slice(-HISTORY_RUNS);
     writeFileSync(historyFile, `${kept.join('\n')}\n`);

@@ -18,11 +18,12 @@ function scriptArgs(node: string, script: string): string[] {
  * stack but node:http and pg (bench/comparators/service-sql-floor.ts); PostGraphile is the peer a team would
  * otherwise pick for GraphQL.
  */
-export type ContenderName = 'service' | 'batching-floor' | 'transfer-floor' | 'postgraphile';
+export type ContenderName = 'service' | 'baseline' | 'batching-floor' | 'transfer-floor' | 'postgraphile';
 
 /** How the report and docs name each contender. */
 export const CONTENDER_LABELS: Record<ContenderName, string> = {
   service: 'service',
+  baseline: 'baseline (--against)',
   'batching-floor': 'batching floor',
   'transfer-floor': 'transfer floor',
   postgraphile: 'postgraphile',
@@ -76,6 +77,22 @@ export function startService(
     args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
     cwd: ctx.repoRoot,
     env: serviceEnvironment(ctx, undefined, undefined, extra),
+    readyPath: '/readyz',
+    readyStatus: 200,
+    logDir: ctx.logDir,
+  });
+}
+
+/** The build of --against (bench/lib/baseline.ts), started as the service is, with a data directory of its own. */
+export function startBaseline(ctx: BenchContext, node: string): Promise<RunningServer> {
+  const baseline = ctx.baseline;
+  if (baseline === undefined) return Promise.reject(new Error('no --against build'));
+  return startServer({
+    name: 'baseline',
+    command: node,
+    args: [...productionNodeFlags(baseline.dir), 'dist/main.js'],
+    cwd: baseline.dir,
+    env: serviceEnvironment(ctx, undefined, path.join(ctx.workDir, 'baseline-data')),
     readyPath: '/readyz',
     readyStatus: 200,
     logDir: ctx.logDir,

@@ -45,6 +45,8 @@ export interface BenchContext {
   idsFile: string;
   /** The load generator's core and the servers' (bench/lib/pinning.ts); the caller releases it at the end. */
   pinning: Pinning;
+  /** The build of --against, run beside the service as `baseline`. */
+  baseline?: { ref: string; commit: string; dir: string };
   /** Next unused SSN sequence number; every create run takes a fresh block. */
   nextSsnSequence: number;
   log(line: string): void;

@@ -75,6 +75,8 @@ export interface BenchOptions {
   keepData: boolean;
   /** The data-growth seed's rows per customer (bench/lib/growth-seed.ts); null: none (unless a scenario needs its busy account). */
   growth: GrowthScale | null;
+  /** --against: a git ref whose build runs beside this one as the `baseline` contender (bench/lib/baseline.ts). */
+  against: string | null;
 }
 
 const HELP = `npm run bench [-- options]   (each option also reads an environment variable)
@@ -99,6 +101,8 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --out DIR                 results directory (default bench/results)                BENCH_OUT
   --service-env K=V,K=V     extra environment for the service                        BENCH_SERVICE_ENV
   --keep-data               keep the temporary PostgreSQL cluster                    BENCH_KEEP_DATA=1
+  --against REF             run REF's build beside this one in every scenario; more than 3 % slower  BENCH_AGAINST
+                            on the lower bound is reported as a regression
   --growth SCALE            seed history per customer: "default" or entries=10,busy=1,events=10,audit=10,keys=1
                             (also seeded when rest-balance-as-of or rest-statement run) BENCH_GROWTH
   DATABASE_URL              use this PostgreSQL server (a database "cas_bench" is recreated on it)
@@ -177,6 +181,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       'service-env': { type: 'string' },
       'keep-data': { type: 'boolean' },
       growth: { type: 'string' },
+      against: { type: 'string' },
     },
   });
   if (values.help) return 'help';
@@ -213,6 +218,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     serviceEnv: parseKeyValues(values['service-env'] ?? env.BENCH_SERVICE_ENV),
     keepData: flag(values['keep-data'], env.BENCH_KEEP_DATA),
     growth: parseGrowth(values.growth ?? env.BENCH_GROWTH, scenarios),
+    against: values.against ?? (env.BENCH_AGAINST || null),
   };
 }
 

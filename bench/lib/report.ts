@@ -50,6 +50,8 @@ export interface BenchReport {
   startup: StartupResult[];
   /** Steps that failed outright (a contender that would not start, …); the rest still ran. */
   failures: string[];
+  /** The build of --against, run beside the service as `baseline`. */
+  baseline?: { ref: string; commit: string };
 }
 
 export const num = (value: number | null | undefined, digits = 0): string =>
@@ -140,6 +142,38 @@ function contenderRow(scenario: ScenarioResult, contender: ContenderResult): str
     contender.name === 'service' ? '1.00×' : ratioText(paired?.rps.ratio ?? null, paired?.rps.interval ?? null);
   const steal = contender.runs.map((r) => r.stealShare).filter((s): s is number => typeof s === 'number');
   return `| ${scenario.title} | ${scenario.nodeVersion} | ${labelOf(contender.name)} | ${num(m.rps)} | ${ratio} | ${spreadCell(contender)} | ${num(m.p50Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.walBytesPerOperation)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${steal.length > 0 ? percent(Math.max(...steal)) : '–'} | ${contender.check ?? ''} |`;
+}
+
+// ---- against another build -------------------------------------------------------------------------------------
+
+/** Below this on an interval's lower bound, this build is slower than the baseline: a regression. */
+export const REGRESSION_LIMIT = 0.97;
+
+export interface RegressionRow {
+  scenario: string;
+  rps: string;
+  cpu: string;
+  /** null: not judged (a contender missing, errors, or under three cycles). */
+  regression: boolean | null;
+}
+
+/** Each scenario the baseline ran in: this build ÷ the baseline by req/s and by CPU per request, with the verdict. */
+export function regressionRows(report: BenchReport): RegressionRow[] {
+  const rows: RegressionRow[] = [];
+  for (const scenario of report.scenarios) {
+    const baseline = scenario.contenders.find((c) => c.name === 'baseline');
+    const paired = baseline ? comparePaired(scenario, baseline) : null;
+    if (!paired) continue;
+    const lower = (figure: PairedComparison['rps']) => figure.interval?.[0] ?? null;
+    const [rps, cpu] = [lower(paired.rps), lower(paired.cpu)];
+    rows.push({
+      scenario: scenario.title,
+      rps: ratioText(paired.rps.ratio, paired.rps.interval),
+      cpu: ratioText(paired.cpu.ratio, paired.cpu.interval),
+      regression: rps === null || cpu === null ? null : rps < REGRESSION_LIMIT || cpu < REGRESSION_LIMIT,
+    });
+  }
+  return rows;
 }
 
 // ---- targets ---------------------------------------------------------------------------------------------------
@@ -531,6 +565,25 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
     lines.push('', `- ${s.scenario} (${s.nodeVersion}): ${s.ledgerCheck}`);
   for (const line of report.failures.filter((f) => !RETIRED.some((name) => f.startsWith(name))))
     lines.push('', `- ${line}`);
+
+  const against = regressionRows(report);
+  if (against.length > 0) {
+    lines.push(
+      '',
+      `### Against ${report.baseline?.ref ?? 'the baseline'} (${report.baseline?.commit.slice(0, 8) ?? '?'})`,
+      '',
+    );
+    lines.push(
+      `This build beside the baseline in every scenario, cycle by cycle. A **regression**: more than ${Math.round((1 - REGRESSION_LIMIT) * 100)} % slower on the lower bound of req/s (this ÷ baseline) or of CPU per request (baseline ÷ this).`,
+      '',
+      '| Scenario | req/s ratio | CPU per request ratio | Verdict |',
+      '|---|--:|--:|---|',
+    );
+    for (const row of against)
+      lines.push(
+        `| ${row.scenario} | ${row.rps} | ${row.cpu} | ${row.regression === null ? '–' : row.regression ? '**regression**' : 'no regression'} |`,
+      );
+  }
 
   lines.push('', '### Per-cycle ratios and drift', '');
   lines.push(

@@ -167,8 +167,13 @@ export async function runHttpScenario(
     definition.connections === undefined
       ? runCtx
       : { ...runCtx, options: { ...runCtx.options, connections: definition.connections } };
-  // A contender that did not start is listed among the run's failures, with its reason.
-  const contenders = definition.contenders.filter(({ name }) => servers[name] !== undefined);
+  // A contender that did not start is listed among the run's failures, with its reason. The build of --against
+  // runs beside the service, with the service's load.
+  const service = definition.contenders.find(({ name }) => name === 'service');
+  const contenders = [
+    ...definition.contenders,
+    ...(service && servers.baseline ? [{ name: 'baseline' as const, kind: service.kind }] : []),
+  ].filter(({ name }) => servers[name] !== undefined);
 
   const checks = await verifyContenders(ctx, scenario, servers);
   const measure = (name: ContenderName, kind: LoadKind, seconds: number) =>

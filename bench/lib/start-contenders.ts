@@ -1,5 +1,6 @@
 import {
   type ContenderName,
+  startBaseline,
   startBatchingFloor,
   startPostGraphile,
   startService,
@@ -21,9 +22,11 @@ export async function startContenders(
   failures: string[],
 ): Promise<Servers> {
   const needed = new Set<ContenderName>(scenarios.flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
+  if (ctx.baseline && needed.has('service')) needed.add('baseline');
   const servers: Servers = {};
   const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
     service: startService,
+    baseline: startBaseline,
     'batching-floor': startBatchingFloor,
     'transfer-floor': startTransferFloor,
     postgraphile: startPostGraphile,

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { headlineOf, type HistoryLine, renderPerformanceFigures } from '../../bench/lib/headline.js';
 import { medianOfRuns, type RunMeasurement } from '../../bench/lib/measure.js';
-import { type BenchReport, evaluateTargets, renderMarkdown } from '../../bench/lib/report.js';
+import { type BenchReport, evaluateTargets, regressionRows, renderMarkdown } from '../../bench/lib/report.js';
 import {
   FIGURES_END,
   FIGURES_START,
@@ -155,6 +155,29 @@ describe('the bench report`s targets', () => {
     const chatty = postgresWork(evaluateTargets(report([scenario('rest-transfer-uniform', [moreStatements, floor])])));
     expect(chatty.measured).toMatch(/statements 1\.20×/);
     expect(chatty.met).toBe(false);
+  });
+
+  it('reports a build more than 3 % slower than the --against baseline on the lower bound as a regression', () => {
+    const baseline = contender('baseline', [
+      run(1000, 200, 50),
+      run(1010, 200, 50),
+      run(990, 200, 50),
+      run(1000, 200, 50),
+    ]);
+    const same = contender('service', [run(1002, 201, 50), run(998, 199, 50), run(1001, 200, 50), run(999, 200, 50)]);
+    const slower = contender('service', [run(940, 215, 50), run(950, 214, 50), run(935, 216, 50), run(945, 215, 50)]);
+    const against = (service: ContenderResult) => {
+      const stored = report([scenario('rest-get-customer-4', [service, baseline])]);
+      stored.baseline = { ref: 'main', commit: '0123456789abcdef' };
+      return { rows: regressionRows(stored), markdown: renderMarkdown(stored) };
+    };
+    expect(against(same).rows).toMatchObject([{ regression: false }]);
+    const regressed = against(slower);
+    expect(regressed.rows).toMatchObject([{ regression: true }]);
+    expect(regressed.markdown).toMatch(/### Against main \(01234567\)/);
+    expect(regressed.markdown).toMatch(/\| rest-get-customer-4 \| 0\.94× .*\| \*\*regression\*\* \|/);
+    // Without a baseline there is nothing to compare: no section.
+    expect(renderMarkdown(report([scenario('rest-get-customer-4', [same])]))).not.toMatch(/### Against/);
   });
 
   it('shows only the scenarios and contenders the benchmark still runs', () => {
