@@ -153,7 +153,10 @@ export interface RegressionRow {
   scenario: string;
   rps: string;
   cpu: string;
-  /** null: not judged (a contender missing, errors, or under three cycles). */
+  /**
+   * true: the whole interval is more than REGRESSION_LIMIT slower (by req/s or by CPU per request); false: its lower
+   * bound is within it; null: inside the noise (the interval straddles it) or under three cycles.
+   */
   regression: boolean | null;
 }
 
@@ -164,13 +167,14 @@ export function regressionRows(report: BenchReport): RegressionRow[] {
     const baseline = scenario.contenders.find((c) => c.name === 'baseline');
     const paired = baseline ? comparePaired(scenario, baseline) : null;
     if (!paired) continue;
-    const lower = (figure: PairedComparison['rps']) => figure.interval?.[0] ?? null;
-    const [rps, cpu] = [lower(paired.rps), lower(paired.cpu)];
+    const verdicts = [paired.rps.interval, paired.cpu.interval].map((interval) =>
+      interval === null ? null : interval[1] < REGRESSION_LIMIT ? true : interval[0] >= REGRESSION_LIMIT ? false : null,
+    );
     rows.push({
       scenario: scenario.title,
       rps: ratioText(paired.rps.ratio, paired.rps.interval),
       cpu: ratioText(paired.cpu.ratio, paired.cpu.interval),
-      regression: rps === null || cpu === null ? null : rps < REGRESSION_LIMIT || cpu < REGRESSION_LIMIT,
+      regression: verdicts.includes(true) ? true : verdicts.every((v) => v === false) ? false : null,
     });
   }
   return rows;
@@ -574,7 +578,7 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
       '',
     );
     lines.push(
-      `This build beside the baseline in every scenario, cycle by cycle. A **regression**: more than ${Math.round((1 - REGRESSION_LIMIT) * 100)} % slower on the lower bound of req/s (this ÷ baseline) or of CPU per request (baseline ÷ this).`,
+      `This build beside the baseline in every scenario, cycle by cycle, by req/s (this ÷ baseline) and CPU per request (baseline ÷ this). A **regression**: the whole 95 % interval more than ${Math.round((1 - REGRESSION_LIMIT) * 100)} % slower; no regression: its lower bound within ${Math.round((1 - REGRESSION_LIMIT) * 100)} %; otherwise inside the noise (more cycles decide).`,
       '',
       '| Scenario | req/s ratio | CPU per request ratio | Verdict |',
       '|---|--:|--:|---|',
