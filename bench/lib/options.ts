@@ -101,8 +101,8 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --out DIR                 results directory (default bench/results)                BENCH_OUT
   --service-env K=V,K=V     extra environment for the service                        BENCH_SERVICE_ENV
   --keep-data               keep the temporary PostgreSQL cluster                    BENCH_KEEP_DATA=1
-  --against REF             run REF's build beside this one in every scenario; a whole interval      BENCH_AGAINST
-                            more than 3 % slower is reported as a regression
+  --against REF             run REF's build beside this one in every closed-loop scenario; a whole BENCH_AGAINST
+                            interval more than 3 % slower is reported as a regression
   --growth SCALE            seed history per customer: "default" or entries=10,busy=1,events=10,audit=10,keys=1
                             (also seeded when rest-balance-as-of or rest-statement run) BENCH_GROWTH
   DATABASE_URL              use this PostgreSQL server (a database "cas_bench" is recreated on it)

@@ -578,7 +578,7 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
       '',
     );
     lines.push(
-      `This build beside the baseline in every scenario, cycle by cycle, by req/s (this ÷ baseline) and CPU per request (baseline ÷ this). A **regression**: the whole 95 % interval more than ${Math.round((1 - REGRESSION_LIMIT) * 100)} % slower; no regression: its lower bound within ${Math.round((1 - REGRESSION_LIMIT) * 100)} %; otherwise inside the noise (more cycles decide).`,
+      `This build beside the baseline in every closed-loop scenario, cycle by cycle, by req/s (this ÷ baseline) and CPU per request (baseline ÷ this). A **regression**: the whole 95 % interval more than ${Math.round((1 - REGRESSION_LIMIT) * 100)} % slower; no regression: its lower bound within ${Math.round((1 - REGRESSION_LIMIT) * 100)} %; otherwise inside the noise (more cycles decide).`,
       '',
       '| Scenario | req/s ratio | CPU per request ratio | Verdict |',
       '|---|--:|--:|---|',
