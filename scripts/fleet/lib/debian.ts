@@ -85,6 +85,8 @@ export function ensurePatroniVersion(log: (line: string) => void): void {
     const debs = readdirSync(work)
       .filter((name) => name.endsWith('.deb'))
       .map((name) => path.join(work, name));
+    // python3-consul comes from the system's own sources, whose lists may be absent (an image that removed them).
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
     execFileSync('apt-get', ['install', '-y', '-qq', ...debs, 'python3-consul'], {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
