@@ -52,6 +52,9 @@ describe('deploy/patroni/patroni.yml', () => {
     expect(dcs.postgresql.use_pg_rewind).toBe(true);
     expect(dcs.postgresql.parameters.wal_log_hints).toBe('on');
     expect(member.postgresql.authentication.rewind.username).toBe('postgres');
+    // A member whose rewind fails, or that cannot follow the new timeline, is rebuilt rather than left down.
+    expect(member.postgresql.remove_data_directory_on_rewind_failure).toBe(true);
+    expect(member.postgresql.remove_data_directory_on_diverged_timelines).toBe(true);
   });
 
   it("takes the deployment's settings file as its base, and each member's own addresses", () => {

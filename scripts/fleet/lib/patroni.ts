@@ -464,11 +464,21 @@ export async function startPatroniCluster(options: {
           async () => {
             leader = await cluster.leader();
             if (!leader) return false;
-            const streaming = await Promise.all(members.map(async (m) => (await m.check('replica')) === 200));
+            const leaderStatus = await leader.status();
+            // A replica counts on the leader's timeline only: a former primary starting as a replica streams the
+            // old timeline for a moment before its Patroni sees the fork and rewinds it (an answer of 200 meanwhile).
+            const streaming = await Promise.all(
+              members.map(
+                async (m) =>
+                  m !== leader &&
+                  (await m.check('replica')) === 200 &&
+                  (await m.status())?.timeline === leaderStatus?.timeline,
+              ),
+            );
             if (streaming.filter(Boolean).length < replicas) return false;
             // A synchronous standby streaming: only it may be promoted, so until then a failed primary is
             // restarted in place rather than replaced.
-            const replication = (await leader.status())?.replication ?? [];
+            const replication = leaderStatus?.replication ?? [];
             return replicas === 0 || replication.some((r) => r.sync_state === 'sync' && r.state === 'streaming');
           },
           timeoutMs,
