@@ -23,6 +23,8 @@ import type { Transaction } from '../../src/features/ledger/transaction.js';
  *   outbox event and the key's claim), personal data sealed by the service's PiiCipher, the phone numbers' search
  *   keys as the service computes them; minimal validation.
  *
+ * - As the batching floor, also `PUT /{env}/customer/{id}` (the mixed workload's update: preferredName and emails): the
+ *   service's one update statement (PrismaCustomerStore.update: the changes, the audit event and the outbox event).
  * - As the batching floor, also the customer searches (`GET /{env}/customer?lastName=&limit=`, `POST /{env}/customer/search
  *   {socialSecurityNumber}`): the service's one search statement (PrismaCustomerStore.search and auditedSearch: the page
  *   as one JSON text, the SSN search's audit event in the same statement), a page read as the service reads it (one row
@@ -403,6 +405,46 @@ const validationFailed = (message: string) => new HttpError(400, 'VALIDATION_FAI
 type NewCustomerRecord = Parameters<InstanceType<typeof PrismaCustomerStore>['insert']>[0];
 
 /** `POST /{env}/customer` with an Idempotency-Key: the service's creation statement, as the service fills it. */
+/**
+ * `PUT /{env}/customer/{id} {preferredName?, emails?}`: the service's one update statement (PrismaCustomerStore.update:
+ * the changed columns, the audit event, the outbox event, in one statement); the fields the mixed workload sends.
+ */
+async function updateCustomer(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  requestId: string,
+  id: string,
+): Promise<void> {
+  const body = await readJson(req);
+  if (!isObject(body)) throw validationFailed('The body must be a JSON object.');
+  const unknownFields = Object.keys(body).filter((field) => field !== 'preferredName' && field !== 'emails');
+  if (unknownFields.length > 0) throw validationFailed(`${unknownFields.join(', ')} cannot be updated here.`);
+  if (body.preferredName !== undefined && !isText(body.preferredName, 100))
+    throw validationFailed('preferredName must be a string.');
+  if (body.emails !== undefined && !isList(body.emails, isEmail))
+    throw validationFailed('emails must be a list of email addresses.');
+  if (!UUID.test(id)) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
+  const customerId = id.toLowerCase();
+  const audit = {
+    eventId: uuidv7(),
+    principalId,
+    environment,
+    operation: 'customer.update',
+    resourceType: 'customer',
+    resourceId: customerId,
+    requestId,
+    idempotencyKey: null,
+    changedFields: Object.keys(body),
+  } as const;
+  const changes = {
+    ...(body.preferredName !== undefined && { preferredName: body.preferredName as string }),
+    ...(body.emails !== undefined && { emails: body.emails as string[] }),
+  };
+  const update = await customers.update(environment, customerId, changes, { audit });
+  if (update.outcome !== 'updated') throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
+  send(res, 200, envelope('log_ref_id', requestId, presentCustomer(update.customer), null), requestId);
+}
+
 async function createCustomer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
   if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey))
@@ -529,7 +571,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
             ? 'list'
             : req.method === 'POST' && resource === 'customer' && id === 'search' && extra === undefined
               ? 'search'
-              : undefined;
+              : req.method === 'PUT' && resource === 'customer' && id !== undefined && id !== '' && extra === undefined
+                ? 'update'
+                : undefined;
   if (route === undefined) return notFound('ROUTE_NOT_FOUND');
   if (!authorized(req.headers.authorization)) {
     return send(
@@ -544,6 +588,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
   if (route === 'create') return createCustomer(req, res, requestId);
   if (route === 'list') return listCustomers(res, requestId, new URL(req.url ?? '/', 'http://floor').searchParams);
   if (route === 'search') return searchBySsn(req, res, requestId);
+  if (route === 'update') return updateCustomer(req, res, requestId, id!);
 
   if (resource === 'customer') {
     if (!UUID.test(id!)) return notFound('CUSTOMER_NOT_FOUND');

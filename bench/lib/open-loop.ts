@@ -15,6 +15,7 @@ import type { BenchContext } from './context.js';
 import { nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 import { childEnvironment } from '../../scripts/lib/child-environment.js';
+import { type MixedWorkloadResult, runMixedWorkload, totalCpu } from './mixed-workload.js';
 
 /**
  * Issue 34 item 4: latency at fixed offered rates (open loop, no coordinated omission), beside closed-loop figures
@@ -115,6 +116,8 @@ export interface OpenLoopResult {
   /** Where the generator, the servers and PostgreSQL ran, or why they were not pinned. */
   pinning: string;
   scenarios: OpenLoopScenarioResult[];
+  /** The mixed REST workload at 70 % of the slower contender's capacity (bench/lib/mixed-workload.ts). */
+  mixed?: MixedWorkloadResult;
   failures: string[];
 }
 
@@ -122,7 +125,7 @@ export interface OpenLoopResult {
 
 let specCounter = 0;
 
-async function runStep(
+export async function runStep(
   ctx: BenchContext,
   pinning: Pinning,
   server: RunningServer,
@@ -207,6 +210,7 @@ export async function runOpenLoop(ctx: BenchContext, node: string): Promise<Open
   const pinning = ctx.pinning;
   const servers: Partial<Record<ContenderName, RunningServer>> = {};
   const scenarios: OpenLoopScenarioResult[] = [];
+  let mixed: MixedWorkloadResult | undefined;
   try {
     const needed = new Set(OPEN_LOOP_SCENARIOS.flatMap((s) => s.contenders.map((c) => c.name)));
     for (const name of needed) {
@@ -240,6 +244,17 @@ export async function runOpenLoop(ctx: BenchContext, node: string): Promise<Open
         ctx.log(`[open-loop] ${definition.scenario} failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
+    if (only.length === 0 || only.includes('rest-mixed')) {
+      if ((ctx.ledger?.transferAccountIds.length ?? 0) < 2)
+        failures.push('rest-mixed: no funded accounts seeded (the ledger seed did not run)');
+      else
+        try {
+          mixed = await runMixedWorkload(ctx, pinning, servers, seconds);
+        } catch (error) {
+          failures.push(`rest-mixed failed: ${(error as Error).message.split('\n')[0]}`);
+          ctx.log(`[open-loop] rest-mixed failed: ${(error as Error).stack ?? String(error)}`);
+        }
+    }
   } finally {
     for (const server of Object.values(servers)) await server.stop();
   }
@@ -249,6 +264,7 @@ export async function runOpenLoop(ctx: BenchContext, node: string): Promise<Open
     connections: ctx.options.connections,
     pinning: pinning.description,
     scenarios,
+    ...(mixed && { mixed }),
     failures,
   };
 }
@@ -339,6 +355,22 @@ export function renderOpenLoop(result: OpenLoopResult): string[] {
       );
     }
   }
+  if (result.mixed) {
+    const mixed = result.mixed;
+    lines.push(
+      '',
+      `Mixed REST workload (${mixed.mix}): capacity ${mixed.capacity.map((c) => `${c.contender} ${num(c.rps)} req/s`).join(', ')}; offered ${num(mixed.offeredRate)} req/s to each, cycle by cycle. ${mixed.ledgerCheck}.`,
+      '',
+      '| Cycle | Contender | achieved req/s | p50 ms | p99 ms | p99.9 ms | errors | server CPU µs/req | PG CPU µs/req | total CPU µs/req |',
+      '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    mixed.cycles.forEach((cycle, i) => {
+      for (const s of [cycle.service, cycle.floor])
+        lines.push(
+          `| ${i + 1} | ${s.contender} | ${num(s.achievedRate)} | ${num(s.latencyMs.p50, 2)} | ${num(s.latencyMs.p99, 2)} | ${num(s.latencyMs.p999, 2)} | ${num(s.errors)} | ${num(s.serverCpuUsPerRequest)} | ${num(s.postgresCpuUsPerRequest)} | ${num(totalCpu(s))} |`,
+        );
+    });
+  }
   const notes = result.scenarios.filter((s) => s.note !== undefined).map((s) => `- ${s.scenario}: ${s.note}`);
   const samples = result.scenarios.flatMap((scenario) =>
     scenario.steps
@@ -374,6 +406,21 @@ export function openLoopHistory(result: OpenLoopResult, options: { histograms: b
         ...(options.histograms && { histogramUs: s.histogram }),
       })),
     })),
+    ...(result.mixed && {
+      mixed: {
+        offeredRate: result.mixed.offeredRate,
+        capacity: result.mixed.capacity.map((c) => ({ contender: c.contender, rps: Math.round(c.rps) })),
+        cycles: result.mixed.cycles.map((cycle) =>
+          [cycle.service, cycle.floor].map((s) => ({
+            contender: s.contender,
+            achievedRate: Math.round(s.achievedRate),
+            errors: s.errors,
+            p99Ms: s.latencyMs.p99,
+            totalCpuUsPerRequest: totalCpu(s) === null ? null : Math.round(totalCpu(s)!),
+          })),
+        ),
+      },
+    }),
     failures: result.failures,
   };
 }

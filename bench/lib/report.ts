@@ -1,4 +1,12 @@
 import type { MachineInfo, RunConditions } from './machine.js';
+import {
+  MIXED_CPU_MINIMUM,
+  MIXED_LOAD_FRACTION,
+  MIXED_P99_MAXIMUM,
+  mixedWorkloadFigures,
+  type MixedWorkloadResult,
+  totalCpu,
+} from './mixed-workload.js';
 import { type OpenLoopResult, renderOpenLoop } from './open-loop.js';
 import {
   capacitySpread,
@@ -271,7 +279,7 @@ export const POSTGRES_WORK_SCENARIOS: readonly { label: string; scenario: string
  * A ceiling's verdict from its figure's 95 % interval: met when the whole interval is within it, missed when the
  * whole interval is above it, and otherwise not decided by this run (inside the noise), which the note says.
  */
-function ceilingVerdict(
+export function ceilingVerdict(
   figure: number,
   interval: [number, number] | null,
   ceiling: number,
@@ -312,6 +320,56 @@ function missCause(service: RunMeasurement, other: RunMeasurement): string {
   if (sServer === null || sPg === null || oServer === null || oPg === null) return '';
   const figures = `server ${num(sServer)} vs ${num(oServer)} µs/request, PostgreSQL ${num(sPg)} vs ${num(oPg)}`;
   return `${figures}: the gap is in ${sServer - oServer >= sPg - oPg ? "the service's process" : 'PostgreSQL'}`;
+}
+
+const medianOf = (values: number[]): number | null => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null : sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+/** The mixed REST workload's two targets (bench/lib/mixed-workload.ts), from its cycles. */
+export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): TargetRow[] {
+  const at = `${MIXED_LOAD_FRACTION * 100} % of the slower contender's capacity, open loop`;
+  const names = [
+    `Mixed REST workload at ${at}: total CPU per request ≥ ${MIXED_CPU_MINIMUM}× the batching floor's`,
+    `Mixed REST workload at ${at}: p99 ≤ ${MIXED_P99_MAXIMUM}× the batching floor's`,
+  ];
+  if (mixed === undefined)
+    return names.map((target) => ({ target, against: labelOf('batching-floor'), measured: 'not measured', met: null }));
+  const figures = mixedWorkloadFigures(mixed);
+  const median = (pick: (c: MixedWorkloadResult['cycles'][number]) => number | null) =>
+    medianOf(mixed.cycles.map(pick).filter((v): v is number => v !== null));
+  const refusal = figures.clean ? undefined : 'not judged: errors, or a contender fell behind the offered rate';
+  const cpuMet = (figures.cpu.interval?.[0] ?? figures.cpu.ratio ?? 0) >= MIXED_CPU_MINIMUM;
+  const p99Verdict =
+    figures.p99.ratio === null ? null : ceilingVerdict(figures.p99.ratio, figures.p99.interval, MIXED_P99_MAXIMUM);
+  const cycles = `${figures.cpu.cycles} cycles at ${num(mixed.offeredRate)} req/s`;
+  return [
+    {
+      target: names[0]!,
+      against: labelOf('batching-floor'),
+      measured: `${ratioText(figures.cpu.ratio, figures.cpu.interval)}, ${cycles}`,
+      met: refusal || figures.cpu.ratio === null ? null : cpuMet,
+      note:
+        refusal ??
+        `CPU-seconds per million requests: ${num(median((c) => totalCpu(c.service)))} vs ${num(median((c) => totalCpu(c.floor)))} (medians; server ${num(median((c) => c.service.serverCpuUsPerRequest))} vs ${num(median((c) => c.floor.serverCpuUsPerRequest))}, PostgreSQL ${num(median((c) => c.service.postgresCpuUsPerRequest))} vs ${num(median((c) => c.floor.postgresCpuUsPerRequest))})`,
+    },
+    {
+      target: names[1]!,
+      against: labelOf('batching-floor'),
+      measured: `${ratioText(figures.p99.ratio, figures.p99.interval)}, ${cycles}`,
+      met: refusal || p99Verdict === null ? null : p99Verdict.met,
+      note:
+        refusal ??
+        `${p99Verdict?.note ?? ''}p99 ${num(
+          median((c) => c.service.latencyMs.p99),
+          2,
+        )} vs ${num(
+          median((c) => c.floor.latencyMs.p99),
+          2,
+        )} ms (medians)`,
+    },
+  ];
 }
 
 export function evaluateTargets(report: BenchReport): TargetRow[] {
@@ -445,6 +503,8 @@ export function evaluateTargets(report: BenchReport): TargetRow[] {
         : 'not measured (needs pg_stat_statements)',
     met: probed ? new Set(probe.map((p) => p.statements)).size === 1 : null,
   });
+
+  rows.push(...mixedWorkloadRows(report.openLoop?.mixed));
 
   const mixed = find('mixed')?.contenders.find((c) => c.name === 'service');
   const mixedRss = mixed?.median.peakRssMb ?? null;

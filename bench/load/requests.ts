@@ -11,6 +11,7 @@ export type LoadKind =
   | 'graphql-nested'
   | 'postgraphile-nested'
   | 'mixed'
+  | 'rest-mixed'
   | 'rest-transfer-uniform'
   | 'rest-transfer-hot'
   | 'rest-get-account-with-transactions'
@@ -143,6 +144,8 @@ export class RequestFactory {
         return this.graphql(POSTGRAPHILE_NESTED_QUERY);
       case 'mixed':
         return this.build(mixedKind());
+      case 'rest-mixed':
+        return this.build(restMixedKind());
       case 'rest-transfer-uniform':
         return this.transfer(false);
       case 'rest-transfer-hot':
@@ -234,4 +237,27 @@ function mixedKind(): Exclude<LoadKind, 'mixed' | 'postgraphile-nested'> {
   if (roll < 80) return 'graphql-nested';
   if (roll < 90) return 'rest-post-customer';
   return 'rest-put-customer';
+}
+
+/**
+ * The mixed REST workload (bench/lib/mixed-workload.ts), every request one the floor answers too: 70 % reads (GET
+ * customer 30, GET account 25, list by last name 10, SSN search 5), 30 % writes (create 10, update 10, transfer 10).
+ */
+export const REST_MIX: readonly (readonly [Exclude<LoadKind, 'mixed' | 'rest-mixed'>, number])[] = [
+  ['rest-get-customer', 30],
+  ['rest-get-account', 25],
+  ['rest-list-customers-by-name', 10],
+  ['rest-search-customer-by-ssn', 5],
+  ['rest-post-customer', 10],
+  ['rest-put-customer', 10],
+  ['rest-transfer-uniform', 10],
+];
+
+function restMixedKind(): Exclude<LoadKind, 'mixed' | 'rest-mixed'> {
+  let roll = randomInt(100);
+  for (const [kind, share] of REST_MIX) {
+    if (roll < share) return kind;
+    roll -= share;
+  }
+  throw new Error('the REST mix does not add up to 100');
 }
