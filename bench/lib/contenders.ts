@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { benchCredentials } from './auth.js';
 import type { BenchContext } from './context.js';
 import { nodeMajor, type RunningServer, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
@@ -18,7 +19,14 @@ function scriptArgs(node: string, script: string): string[] {
  * stack but node:http and pg (bench/comparators/service-sql-floor.ts); PostGraphile is the peer a team would
  * otherwise pick for GraphQL.
  */
-export type ContenderName = 'service' | 'baseline' | 'batching-floor' | 'transfer-floor' | 'postgraphile';
+export type ContenderName =
+  'service' | 'baseline' | 'batching-floor' | 'transfer-floor' | 'postgraphile' | AuthPathContender;
+
+/**
+ * The auth paths a bank runs, each with its caches on (production's default) and off (AUTH_CACHE_MAX_ENTRIES=0):
+ * the service with a managed token of its own, or with a JWT of its own, whatever --auth says.
+ */
+export type AuthPathContender = 'managed-cached' | 'managed-uncached' | 'jwt-cached' | 'jwt-uncached';
 
 /** How the report and docs name each contender. */
 export const CONTENDER_LABELS: Record<ContenderName, string> = {
@@ -27,6 +35,10 @@ export const CONTENDER_LABELS: Record<ContenderName, string> = {
   'batching-floor': 'batching floor',
   'transfer-floor': 'transfer floor',
   postgraphile: 'postgraphile',
+  'managed-cached': 'service, managed token, auth cache on',
+  'managed-uncached': 'service, managed token, auth cache off',
+  'jwt-cached': 'service, JWT, auth cache on',
+  'jwt-uncached': 'service, JWT, auth cache off',
 };
 
 /** Each hand-written comparator's script under bench/comparators/. */
@@ -81,6 +93,32 @@ export function startService(
     readyStatus: 200,
     logDir: ctx.logDir,
   });
+}
+
+/**
+ * One of the auth-path contenders: the service as production runs it, with credentials of its own (a managed token
+ * made as `npm run token` makes it, or a JWT it is configured to verify) and its authentication caches on or off.
+ */
+export async function startAuthPathService(
+  ctx: BenchContext,
+  node: string,
+  name: AuthPathContender,
+): Promise<RunningServer> {
+  const credentials = await benchCredentials(name.startsWith('jwt') ? 'jwt' : 'managed', ctx.db.benchUrl);
+  const server = await startServer({
+    name,
+    command: node,
+    args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
+    cwd: ctx.repoRoot,
+    env: serviceEnvironment(ctx, undefined, path.join(ctx.workDir, `${name}-data`), {
+      ...credentials.serviceEnv,
+      ...(name.endsWith('uncached') && { AUTH_CACHE_MAX_ENTRIES: '0' }),
+    }),
+    readyPath: '/readyz',
+    readyStatus: 200,
+    logDir: ctx.logDir,
+  });
+  return { ...server, bearer: credentials.bearer };
 }
 
 /** The build of --against (bench/lib/baseline.ts), started as the service is, with a data directory of its own. */

@@ -75,12 +75,13 @@ export async function runLoadWorker(
   kind: LoadKind,
   seconds: number,
   rate?: number,
+  token = ctx.token,
 ): Promise<LoadResult> {
   const spec: LoadSpec = {
     baseUrl,
     kind,
     environment: BENCH_ENVIRONMENT,
-    token: ctx.token,
+    token,
     durationSeconds: seconds,
     connections: ctx.options.connections,
     idsFile: ctx.idsFile,
@@ -121,7 +122,7 @@ export async function measureRun(
   let result: LoadResult;
   let peakRss: number | undefined;
   try {
-    result = await runLoadWorker(ctx, server.baseUrl, kind, seconds, rate);
+    result = await runLoadWorker(ctx, server.baseUrl, kind, seconds, rate, server.bearer);
   } finally {
     peakRss = rss.stop();
   }

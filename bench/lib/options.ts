@@ -9,6 +9,7 @@ export const SCENARIO_NAMES = [
   'rest-get-account',
   'rest-get-customer-4',
   'rest-get-account-4',
+  'rest-get-account-auth-4',
   'rest-post-customer',
   'graphql-nested',
   'mixed',

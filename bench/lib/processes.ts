@@ -43,6 +43,8 @@ export interface RunningServer {
   logFile: string;
   /** The database it serves from, when not the bench database (statements are counted there). */
   database?: string;
+  /** The bearer the load sends it, when not the run's (ctx.token): the auth-path contenders have their own. */
+  bearer?: string;
   stop(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ import {
 import { type OpenLoopResult, renderOpenLoop } from './open-loop.js';
 import {
   capacitySpread,
+  type DifferenceSummary,
   driftOf,
   logRatioInterval,
   pairedDifferenceInterval,
@@ -372,6 +373,13 @@ export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): Targe
   ];
 }
 
+/** The auth caches' before and after (reported): each auth path with its caches on and off, side by side. */
+export const AUTH_CACHE_SCENARIO = 'rest-get-account-auth-4';
+export const AUTH_CACHE_PAIRS = [
+  { label: 'managed token', cached: 'managed-cached', uncached: 'managed-uncached' },
+  { label: 'JWT', cached: 'jwt-cached', uncached: 'jwt-uncached' },
+] as const;
+
 export function evaluateTargets(report: BenchReport): TargetRow[] {
   const reference = report.machine.nodeVersions.reference;
   const scenarios = currentScenarios(report).filter((s) => s.nodeVersion === reference);
@@ -505,6 +513,37 @@ export function evaluateTargets(report: BenchReport): TargetRow[] {
   });
 
   rows.push(...mixedWorkloadRows(report.openLoop?.mixed));
+
+  const auth = find(AUTH_CACHE_SCENARIO);
+  for (const { label, cached: cachedName, uncached: uncachedName } of AUTH_CACHE_PAIRS) {
+    const cached = auth?.contenders.find((c) => c.name === cachedName);
+    const uncached = auth?.contenders.find((c) => c.name === uncachedName);
+    const perCycle = (pick: (run: RunMeasurement) => number | null) =>
+      pairedDifferenceInterval(uncached?.runs.map(pick) ?? [], cached?.runs.map(pick) ?? []);
+    const rps = logRatioInterval(
+      pairedLogRatios(cached?.runs.map((r) => r.rps) ?? [], uncached?.runs.map((r) => r.rps) ?? []),
+    );
+    const server = perCycle((r) => r.serverCpuUsPerRequest);
+    const postgres = perCycle((r) => r.postgresCpuUsPerRequest);
+    const saved = (d: DifferenceSummary) =>
+      d.mean === null ? '–' : `${num(d.mean)} µs${d.interval ? ` (${num(d.interval[0])}–${num(d.interval[1])})` : ''}`;
+    const refusal = rps.ratio === null ? 'not measured' : judgeable(cached, uncached);
+    rows.push({
+      target: `Auth cache, ${label}: on vs off, GET account at 4 connections (reported, not judged)`,
+      against: labelOf(uncachedName),
+      measured:
+        rps.ratio === null
+          ? 'not measured'
+          : `req/s ${ratioText(rps.ratio, rps.interval)}; saved per request: server CPU ${saved(server)}, PostgreSQL CPU ${saved(postgres)}; ${rps.cycles} cycles`,
+      met: null,
+      ...(refusal !== null && rps.ratio !== null && { note: refusal }),
+      ...(refusal === null &&
+        cached &&
+        uncached && {
+          note: `statements per request ${num(uncached.median.statementsPerOperation, 2)} off vs ${num(cached.median.statementsPerOperation, 2)} on (medians)`,
+        }),
+    });
+  }
 
   const mixed = find('mixed')?.contenders.find((c) => c.name === 'service');
   const mixedRss = mixed?.median.peakRssMb ?? null;

@@ -61,6 +61,13 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
     contenders: each('rest-get-account', 'service', 'batching-floor'),
     connections: 4,
   },
+  // The auth caches' effect on production's auth paths (report.ts, AUTH_CACHE_PAIRS): the same read, each path with
+  // its caches on and off, at 4 connections where nothing else is merged away.
+  'rest-get-account-auth-4': {
+    title: 'REST GET /{env}/account/{id}, 4 connections: managed token and JWT, auth caches on and off',
+    contenders: each('rest-get-account', 'managed-cached', 'managed-uncached', 'jwt-cached', 'jwt-uncached'),
+    connections: 4,
+  },
   'rest-post-customer': {
     title: 'REST POST /{env}/customer (full write path)',
     contenders: each('rest-post-customer', 'service', 'batching-floor'),
@@ -286,6 +293,15 @@ async function verifyContenders(
     const service = { name: 'service', server: servers.service };
     const floor = { name: 'batching-floor', server: servers['batching-floor'] };
     outcome.set('batching-floor', { check: await checkSameAnswers(ctx, floor, service, requests) });
+  }
+  // Each auth path answers the reads with the service's JSON, under its own credentials.
+  if (scenario === 'rest-get-account-auth-4' && servers['batching-floor']) {
+    const floor = { name: 'batching-floor', server: servers['batching-floor'] };
+    for (const { name } of HTTP_SCENARIOS[scenario].contenders) {
+      const server = servers[name];
+      if (server)
+        outcome.set(name, { check: await checkSameAnswers(ctx, { name, server }, floor, reads['rest-get-account']!) });
+    }
   }
   if (scenario === 'rest-get-customer') {
     const getCustomer = (id: string) => ({ method: 'GET' as const, path: `/${BENCH_ENVIRONMENT}/customer/${id}` });

@@ -1,5 +1,6 @@
 import {
   type ContenderName,
+  startAuthPathService,
   startBaseline,
   startBatchingFloor,
   startPostGraphile,
@@ -30,6 +31,10 @@ export async function startContenders(
     'batching-floor': startBatchingFloor,
     'transfer-floor': startTransferFloor,
     postgraphile: startPostGraphile,
+    'managed-cached': (c, n) => startAuthPathService(c, n, 'managed-cached'),
+    'managed-uncached': (c, n) => startAuthPathService(c, n, 'managed-uncached'),
+    'jwt-cached': (c, n) => startAuthPathService(c, n, 'jwt-cached'),
+    'jwt-uncached': (c, n) => startAuthPathService(c, n, 'jwt-uncached'),
   };
   for (const name of needed) {
     if (name === 'postgraphile' && nodeMajor(node) < 22) {

@@ -35,7 +35,7 @@ async function call(
 ): Promise<HttpAnswer> {
   const response = await fetch(server.baseUrl + urlPath, {
     method,
-    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', ...headers },
+    headers: { authorization: `Bearer ${server.bearer ?? ctx.token}`, 'content-type': 'application/json', ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
