@@ -330,10 +330,10 @@ const medianOf = (values: number[]): number | null => {
 
 /** The mixed REST workload's two targets (bench/lib/mixed-workload.ts), from its cycles. */
 export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): TargetRow[] {
-  const at = `${MIXED_LOAD_FRACTION * 100} % of the slower contender's capacity, open loop`;
+  const at = `${MIXED_LOAD_FRACTION * 100} % of the slower's capacity, open loop`;
   const names = [
-    `Mixed REST workload at ${at}: total CPU per request ≥ ${MIXED_CPU_MINIMUM}× the batching floor's`,
-    `Mixed REST workload at ${at}: p99 ≤ ${MIXED_P99_MAXIMUM}× the batching floor's`,
+    `Mixed REST workload at ${at}: total CPU per request ≥ ${MIXED_CPU_MINIMUM}× the floor's`,
+    `Mixed REST workload at ${at}: p99 ≤ ${MIXED_P99_MAXIMUM}× the floor's`,
   ];
   if (mixed === undefined)
     return names.map((target) => ({ target, against: labelOf('batching-floor'), measured: 'not measured', met: null }));
@@ -529,7 +529,7 @@ export function evaluateTargets(report: BenchReport): TargetRow[] {
       d.mean === null ? '–' : `${num(d.mean)} µs${d.interval ? ` (${num(d.interval[0])}–${num(d.interval[1])})` : ''}`;
     const refusal = rps.ratio === null ? 'not measured' : judgeable(cached, uncached);
     rows.push({
-      target: `Auth cache, ${label}: on vs off, GET account at 4 connections (reported, not judged)`,
+      target: `Auth cache on vs off, ${label}, GET account at 4 connections (reported)`,
       against: labelOf(uncachedName),
       measured:
         rps.ratio === null

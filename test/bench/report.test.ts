@@ -3,7 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { headlineOf, type HistoryLine, renderPerformanceFigures } from '../../bench/lib/headline.js';
 import { medianOfRuns, type RunMeasurement } from '../../bench/lib/measure.js';
-import { type BenchReport, evaluateTargets, regressionRows, renderMarkdown } from '../../bench/lib/report.js';
+import type { MixedWorkloadResult } from '../../bench/lib/mixed-workload.js';
+import type { OpenLoopStep } from '../../bench/lib/open-loop.js';
+import {
+  type BenchReport,
+  evaluateTargets,
+  mixedWorkloadRows,
+  regressionRows,
+  renderMarkdown,
+} from '../../bench/lib/report.js';
 import {
   FIGURES_END,
   FIGURES_START,
@@ -91,7 +99,7 @@ describe('the bench report`s targets', () => {
     );
   });
 
-  it('keeps the overhead budget at 4 connections on the upper bound of the per-cycle differences', () => {
+  it('judges the overhead budget at 4 connections on the per-cycle differences: met, inside the noise, missed', () => {
     const floor = contender('batching-floor', [
       run(1000, 100, 50),
       run(1000, 102, 50),
@@ -115,7 +123,7 @@ describe('the bench report`s targets', () => {
     expect(unmeasured).toMatchObject({ measured: 'not measured', met: null });
   });
 
-  it("holds PostgreSQL's CPU and statements per request to 1.05x the floor's, both on the upper bound", () => {
+  it("judges PostgreSQL's CPU and statements per request against 1.05x the floor's: met only when both whole intervals are within it", () => {
     const withStatements = (measurement: RunMeasurement, statements: number) => ({
       ...measurement,
       statementsPerOperation: statements,
@@ -237,5 +245,101 @@ describe('the headline of a figure', () => {
     expect(readFileSync(`${repoRoot}/bench/results/latest.md`, 'utf8')).toBe(
       renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot), clockAdvance, interestMonthEnd }),
     );
+  });
+
+  describe('the mixed REST workload at a fixed load', () => {
+    const step = (
+      contender: 'service' | 'batching-floor',
+      p99: number,
+      server: number,
+      postgres: number,
+    ): OpenLoopStep => ({
+      contender,
+      mode: 'open',
+      connections: 50,
+      offeredRate: 400,
+      fraction: 0.7,
+      achievedRate: 400,
+      sent: 4000,
+      responses: 4000,
+      errors: 0,
+      latencyMs: { mean: 3, p50: 2, p90: 5, p99, p999: p99 * 2, max: p99 * 3 },
+      sendLagMs: null,
+      serverCpuUsPerRequest: server,
+      postgresCpuUsPerRequest: postgres,
+      generatorCpuUsPerRequest: 50,
+      generatorCpuShare: 0.1,
+      histogram: '',
+      sampleError: undefined,
+    });
+    const mixed = (cycles: [OpenLoopStep, OpenLoopStep][]): MixedWorkloadResult => ({
+      mix: 'test',
+      capacity: [
+        { contender: 'service', rps: 600 },
+        { contender: 'batching-floor', rps: 900 },
+      ],
+      offeredRate: 400,
+      cycles: cycles.map(([service, floor]) => ({ service, floor })),
+      ledgerCheck: 'ledger sound',
+    });
+
+    it('meets the CPU target on the lower bound and the p99 ceiling on the whole interval, and names the CPU-seconds per million requests', () => {
+      const [cpu, p99] = mixedWorkloadRows(
+        mixed([
+          [step('service', 12, 1000, 1000), step('batching-floor', 10, 600, 1000)],
+          [step('service', 12.5, 1010, 990), step('batching-floor', 10, 600, 1010)],
+          [step('service', 11.5, 990, 1010), step('batching-floor', 10, 600, 990)],
+          [step('service', 12, 1000, 1000), step('batching-floor', 10, 600, 1000)],
+        ]),
+      );
+      expect(cpu!.measured).toMatch(/^0\.80× \(0\.7\d–0\.8\d\), 4 cycles at 400 req\/s$/);
+      expect(cpu!.met).toBe(true);
+      expect(cpu!.note).toMatch(/^CPU-seconds per million requests: 2,000 vs 1,600 \(medians; server 1,000 vs 600/);
+      expect(p99!.met).toBe(true);
+      expect(p99!.measured).toMatch(/^1\.20×/);
+    });
+
+    it('misses the CPU target on a lower bound under 0.75x and the p99 ceiling when the whole interval is above 1.5x', () => {
+      const cycles: [OpenLoopStep, OpenLoopStep][] = [1, 2, 3, 4].map((i) => [
+        step('service', 30 + i, 1400 + i * 10, 1000),
+        step('batching-floor', 10, 600, 1000),
+      ]);
+      const [cpu, p99] = mixedWorkloadRows(mixed(cycles));
+      expect(cpu!.met).toBe(false);
+      expect(p99!.met).toBe(false);
+    });
+
+    it('does not judge a run with errors or a contender behind the offered rate, nor a run that did not happen', () => {
+      const behind = { ...step('batching-floor', 10, 600, 1000), achievedRate: 300 };
+      const rows = mixedWorkloadRows(
+        mixed([
+          [step('service', 12, 1000, 1000), behind],
+          [step('service', 12, 1000, 1000), step('batching-floor', 10, 600, 1000)],
+          [{ ...step('service', 12, 1000, 1000), errors: 3 }, step('batching-floor', 10, 600, 1000)],
+        ]),
+      );
+      for (const row of rows) expect(row).toMatchObject({ met: null, note: expect.stringMatching(/^not judged/) });
+      for (const row of mixedWorkloadRows(undefined))
+        expect(row).toMatchObject({ measured: 'not measured', met: null });
+    });
+  });
+
+  it("reports each auth path's cache on beside off: req/s, and the CPU a request saves", () => {
+    const auth = scenario('rest-get-account-auth-4', [
+      contender('managed-cached', [run(1500, 450, 150), run(1480, 460, 150), run(1520, 440, 150)]),
+      contender('managed-uncached', [run(600, 1050, 450), run(620, 1060, 460), run(610, 1040, 440)]),
+      contender('jwt-cached', [run(1500, 440, 150), run(1500, 440, 150), run(1500, 440, 150)]),
+      contender('jwt-uncached', [run(1150, 640, 150), run(1150, 640, 150), run(1150, 640, 150)]),
+    ]);
+    const rows = evaluateTargets(report([auth])).filter((row) => row.target.startsWith('Auth cache'));
+    expect(rows.map((row) => row.target)).toEqual([
+      'Auth cache on vs off, managed token, GET account at 4 connections (reported)',
+      'Auth cache on vs off, JWT, GET account at 4 connections (reported)',
+    ]);
+    expect(rows[0]!.measured).toMatch(
+      /^req\/s 2\.4\d× \(.*\); saved per request: server CPU 600 µs \(.*\), PostgreSQL CPU 300 µs/,
+    );
+    expect(rows[1]!.measured).toMatch(/^req\/s 1\.30×.*server CPU 200 µs.*PostgreSQL CPU 0 µs/);
+    for (const row of rows) expect(row.met).toBeNull();
   });
 });
