@@ -269,7 +269,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   // The newest HISTORY_RUNS runs only (a headline needs three): bench/results/ stays within its 600 KB.
   // A run without load (clock-advance or start time only) has no line: it would push a measured run out.
   const historyFile = path.join(outDir, 'history.ndjson');
-  if ((report.scenarios.length > 0 || report.openLoop) && options.against === null) {
+  // A smoke run (--quick) has none either: it measures nothing a headline may use.
+  if ((report.scenarios.length > 0 || report.openLoop) && options.against === null && !options.quick) {
     const earlier = existsSync(historyFile) ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean) : [];
     const kept = [...earlier, JSON.stringify(historyLine(report))].slice(-HISTORY_RUNS);
     writeFileSync(historyFile, `${kept.join('\n')}\n`);

@@ -6,7 +6,7 @@ import { logRatioInterval, type LogRatioSummary, pairedLogRatios } from './inter
 import { type OpenLoopStep, runStep } from './open-loop.js';
 import type { Pinning } from './pinning.js';
 import type { RunningServer } from './processes.js';
-import { checkLedgerAfterRuns } from './verify.js';
+import { checkLedgerAfterRuns, checkUpdate } from './verify.js';
 
 /**
  * The mixed REST workload at a fixed load: what a bank's traffic costs, beside the floor running the same SQL.
@@ -35,6 +35,8 @@ export interface MixedWorkloadResult {
   cycles: { service: OpenLoopStep; floor: OpenLoopStep }[];
   /** The ledger's invariants after the runs (the mix moves money). */
   ledgerCheck: string;
+  /** Before the runs: each contender's update against the service's read of it (verify.ts, checkUpdate). */
+  updateChecks?: string[];
 }
 
 export const mixDescription = (): string => REST_MIX.map(([kind, share]) => `${kind} ${share} %`).join(', ');
@@ -46,6 +48,11 @@ export async function runMixedWorkload(
   seconds: number,
 ): Promise<MixedWorkloadResult> {
   for (const { name } of CONTENDERS) if (!servers[name]) throw new Error(`${name} is not running`);
+  // The update is the one request of the mix no other scenario checks: each contender's must be the service's.
+  const service = { name: 'service', server: servers.service! };
+  const updateChecks = await Promise.all(
+    CONTENDERS.map(({ name }, index) => checkUpdate(ctx, { name, server: servers[name]! }, service, index)),
+  );
   const step = async (name: ContenderName, load: Parameters<typeof runStep>[5]) => {
     const result = await runStep(ctx, pinning, servers[name]!, name, 'rest-mixed', load);
     ctx.log(
@@ -75,6 +82,7 @@ export async function runMixedWorkload(
     offeredRate,
     cycles,
     ledgerCheck: await checkLedgerAfterRuns(ctx.benchPool),
+    updateChecks,
   };
 }
 
@@ -88,7 +96,10 @@ export interface MixedWorkloadFigures {
   cpu: LogRatioSummary;
   /** Service ÷ floor, p99 latency. */
   p99: LogRatioSummary;
-  /** Whether every step answered without an error and kept up with the offered rate (within 5 %). */
+  /**
+   * Whether every step answered without an error and kept up with the offered rate (within 5 %), and each contender's
+   * update answered what the service reads after it.
+   */
   clean: boolean;
 }
 
@@ -104,6 +115,8 @@ export function mixedWorkloadFigures(result: MixedWorkloadResult): MixedWorkload
         floor.map((s) => s.latencyMs.p99),
       ),
     ),
-    clean: steps.every((s) => s.errors === 0 && s.achievedRate >= (s.offeredRate ?? 0) * 0.95),
+    clean:
+      steps.every((s) => s.errors === 0 && s.achievedRate >= (s.offeredRate ?? 0) * 0.95) &&
+      (result.updateChecks ?? []).every((check) => check.startsWith('updated:')),
   };
 }

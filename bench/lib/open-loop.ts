@@ -359,7 +359,7 @@ export function renderOpenLoop(result: OpenLoopResult): string[] {
     const mixed = result.mixed;
     lines.push(
       '',
-      `Mixed REST workload (${mixed.mix}): capacity ${mixed.capacity.map((c) => `${c.contender} ${num(c.rps)} req/s`).join(', ')}; offered ${num(mixed.offeredRate)} req/s to each, cycle by cycle. ${mixed.ledgerCheck}.`,
+      `Mixed REST workload (${mixed.mix}): capacity ${mixed.capacity.map((c) => `${c.contender} ${num(c.rps)} req/s`).join(', ')}; offered ${num(mixed.offeredRate)} req/s to each, cycle by cycle. ${mixed.ledgerCheck}.${(mixed.updateChecks ?? []).map((check, i) => ` Update, ${mixed.capacity[i]?.contender ?? i}: ${check}.`).join('')}`,
       '',
       '| Cycle | Contender | achieved req/s | p50 ms | p99 ms | p99.9 ms | errors | server CPU µs/req | PG CPU µs/req | total CPU µs/req |',
       '|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|',

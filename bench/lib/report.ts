@@ -340,7 +340,9 @@ export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): Targe
   const figures = mixedWorkloadFigures(mixed);
   const median = (pick: (c: MixedWorkloadResult['cycles'][number]) => number | null) =>
     medianOf(mixed.cycles.map(pick).filter((v): v is number => v !== null));
-  const refusal = figures.clean ? undefined : 'not judged: errors, or a contender fell behind the offered rate';
+  const refusal = figures.clean
+    ? undefined
+    : "not judged: errors, a contender behind the offered rate, or an update unlike the service's";
   const cpuMet = (figures.cpu.interval?.[0] ?? figures.cpu.ratio ?? 0) >= MIXED_CPU_MINIMUM;
   const p99Verdict =
     figures.p99.ratio === null ? null : ceilingVerdict(figures.p99.ratio, figures.p99.interval, MIXED_P99_MAXIMUM);

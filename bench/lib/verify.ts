@@ -28,7 +28,7 @@ interface HttpAnswer {
 async function call(
   ctx: BenchContext,
   server: RunningServer,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   urlPath: string,
   body?: unknown,
   headers: Record<string, string> = {},
@@ -278,6 +278,44 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer): Pr
   if (row.outbox_events !== 1)
     return `created ${customerId} with ${row.outbox_events} customer.created events carrying it (and no SSN or document locator number)`;
   return 'created: 201, replayed by key, PII sealed as the service seals it, 1 audit event, 1 customer.created event';
+}
+
+/**
+ * The mixed workload's update (`PUT /{env}/customer/{id} {preferredName, emails}`) on `contender`: answered 200 with
+ * the changes applied, its answer is what `reference` (the service) reads of the customer after it, and it wrote one
+ * audit event and one customer.updated event. Each contender updates a customer of its own (`index` of the seed's).
+ */
+export async function checkUpdate(
+  ctx: BenchContext,
+  contender: NamedServer,
+  reference: NamedServer,
+  index: number,
+): Promise<string> {
+  const customerId = ctx.data.customerIds[index % ctx.data.customerIds.length]!;
+  const urlPath = `/${BENCH_ENVIRONMENT}/customer/${customerId}`;
+  const body = { preferredName: `Check ${contender.name}`, emails: [`check.${index}@example.com`] };
+  const written = async () =>
+    (
+      await ctx.benchPool.query<{ audits: number; events: number }>(
+        `SELECT (SELECT count(*)::int FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update') AS audits,
+                (SELECT count(*)::int FROM events WHERE resource_id = $1 AND type = 'customer.updated') AS events`,
+        [customerId],
+      )
+    ).rows[0]!;
+  const before = await written();
+  const answer = await call(ctx, contender.server, 'PUT', urlPath, body);
+  if (answer.status !== 200) return describeFailure(contender.name, answer);
+  const read = await call(ctx, reference.server, 'GET', urlPath);
+  if (read.status !== 200) return describeFailure(reference.name, read);
+  const data = (a: HttpAnswer) => (a.body as { data?: { preferredName?: string; emails?: string[] } }).data;
+  if (data(answer)?.preferredName !== body.preferredName || !isDeepStrictEqual(data(answer)?.emails, body.emails))
+    return `${contender.name}: the update's answer does not carry the changes sent`;
+  if (!isDeepStrictEqual(data(answer), data(read)))
+    return `${contender.name}: the update's answer differs from the ${reference.name}'s read of the customer after it`;
+  const after = await written();
+  if (after.audits - before.audits !== 1 || after.events - before.events !== 1)
+    return `${contender.name}: the update wrote ${after.audits - before.audits} audit events and ${after.events - before.events} customer.updated events`;
+  return `updated: 200, the answer is the ${reference.name}'s read after it, 1 audit event, 1 customer.updated event`;
 }
 
 export interface StatementProbe {

@@ -322,6 +322,21 @@ describe('the headline of a figure', () => {
       for (const row of mixedWorkloadRows(undefined))
         expect(row).toMatchObject({ measured: 'not measured', met: null });
     });
+
+    it("does not judge a run in which a contender's update is not the service's", () => {
+      const steady: [OpenLoopStep, OpenLoopStep][] = [1, 2, 3].map(() => [
+        step('service', 12, 1000, 1000),
+        step('batching-floor', 10, 600, 1000),
+      ]);
+      const checked = ['updated: 200, the answer is the service read after it', 'updated: 200, the same'];
+      expect(mixedWorkloadRows({ ...mixed(steady), updateChecks: checked })[0]!.met).toBe(true);
+      const unlike = {
+        ...mixed(steady),
+        updateChecks: [checked[0]!, 'batching-floor: the update wrote 0 audit events'],
+      };
+      for (const row of mixedWorkloadRows(unlike))
+        expect(row).toMatchObject({ met: null, note: expect.stringMatching(/^not judged/) });
+    });
   });
 
   it("reports each auth path's cache on beside off: req/s, and the CPU a request saves", () => {
