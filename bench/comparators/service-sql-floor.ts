@@ -404,7 +404,6 @@ const validationFailed = (message: string) => new HttpError(400, 'VALIDATION_FAI
 
 type NewCustomerRecord = Parameters<InstanceType<typeof PrismaCustomerStore>['insert']>[0];
 
-/** `POST /{env}/customer` with an Idempotency-Key: the service's creation statement, as the service fills it. */
 /**
  * `PUT /{env}/customer/{id} {preferredName?, emails?}`: the service's one update statement (PrismaCustomerStore.update:
  * the changed columns, the audit event, the outbox event, in one statement); the fields the mixed workload sends.
@@ -445,6 +444,7 @@ async function updateCustomer(
   send(res, 200, envelope('log_ref_id', requestId, presentCustomer(update.customer), null), requestId);
 }
 
+/** `POST /{env}/customer` with an Idempotency-Key: the service's creation statement, as the service fills it. */
 async function createCustomer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
   if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey))
