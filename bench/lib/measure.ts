@@ -158,7 +158,7 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function medianOrNull(values: (number | null)[]): number | null {
+export function medianOrNull(values: (number | null)[]): number | null {
   const present = values.filter((v): v is number => v !== null);
   return present.length === 0 ? null : median(present);
 }

@@ -6,6 +6,7 @@ import { logRatioInterval, type LogRatioSummary, pairedLogRatios } from './inter
 import { type OpenLoopStep, runStep } from './open-loop.js';
 import type { Pinning } from './pinning.js';
 import type { RunningServer } from './processes.js';
+import { totalCpuUsPerRequest } from './scenarios.js';
 import { checkLedgerAfterRuns, checkUpdate } from './verify.js';
 
 /**
@@ -86,11 +87,6 @@ export async function runMixedWorkload(
   };
 }
 
-export const totalCpu = (step: OpenLoopStep): number | null =>
-  step.serverCpuUsPerRequest === null || step.postgresCpuUsPerRequest === null
-    ? null
-    : step.serverCpuUsPerRequest + step.postgresCpuUsPerRequest;
-
 export interface MixedWorkloadFigures {
   /** Floor ÷ service, total CPU per request. */
   cpu: LogRatioSummary;
@@ -108,7 +104,7 @@ export function mixedWorkloadFigures(result: MixedWorkloadResult): MixedWorkload
   const floor = result.cycles.map((c) => c.floor);
   const steps = [...service, ...floor];
   return {
-    cpu: logRatioInterval(pairedLogRatios(floor.map(totalCpu), service.map(totalCpu))),
+    cpu: logRatioInterval(pairedLogRatios(floor.map(totalCpuUsPerRequest), service.map(totalCpuUsPerRequest))),
     p99: logRatioInterval(
       pairedLogRatios(
         service.map((s) => s.latencyMs.p99),

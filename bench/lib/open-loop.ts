@@ -15,7 +15,8 @@ import type { BenchContext } from './context.js';
 import { nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 import { childEnvironment } from '../../scripts/lib/child-environment.js';
-import { type MixedWorkloadResult, runMixedWorkload, totalCpu } from './mixed-workload.js';
+import { type MixedWorkloadResult, runMixedWorkload } from './mixed-workload.js';
+import { totalCpuUsPerRequest } from './scenarios.js';
 
 /**
  * Issue 34 item 4: latency at fixed offered rates (open loop, no coordinated omission), beside closed-loop figures
@@ -367,7 +368,7 @@ export function renderOpenLoop(result: OpenLoopResult): string[] {
     mixed.cycles.forEach((cycle, i) => {
       for (const s of [cycle.service, cycle.floor])
         lines.push(
-          `| ${i + 1} | ${s.contender} | ${num(s.achievedRate)} | ${num(s.latencyMs.p50, 2)} | ${num(s.latencyMs.p99, 2)} | ${num(s.latencyMs.p999, 2)} | ${num(s.errors)} | ${num(s.serverCpuUsPerRequest)} | ${num(s.postgresCpuUsPerRequest)} | ${num(totalCpu(s))} |`,
+          `| ${i + 1} | ${s.contender} | ${num(s.achievedRate)} | ${num(s.latencyMs.p50, 2)} | ${num(s.latencyMs.p99, 2)} | ${num(s.latencyMs.p999, 2)} | ${num(s.errors)} | ${num(s.serverCpuUsPerRequest)} | ${num(s.postgresCpuUsPerRequest)} | ${num(totalCpuUsPerRequest(s))} |`,
         );
     });
   }
@@ -416,7 +417,7 @@ export function openLoopHistory(result: OpenLoopResult, options: { histograms: b
             achievedRate: Math.round(s.achievedRate),
             errors: s.errors,
             p99Ms: s.latencyMs.p99,
-            totalCpuUsPerRequest: totalCpu(s) === null ? null : Math.round(totalCpu(s)!),
+            totalCpuUsPerRequest: totalCpuUsPerRequest(s) === null ? null : Math.round(totalCpuUsPerRequest(s)!),
           })),
         ),
       },

@@ -5,7 +5,6 @@ import {
   MIXED_P99_MAXIMUM,
   mixedWorkloadFigures,
   type MixedWorkloadResult,
-  totalCpu,
 } from './mixed-workload.js';
 import { type OpenLoopResult, renderOpenLoop } from './open-loop.js';
 import {
@@ -17,7 +16,7 @@ import {
   pairedLogRatios,
   SPREAD_LIMIT,
 } from './interval.js';
-import type { RunMeasurement } from './measure.js';
+import { medianOrNull, type RunMeasurement } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { StatementCounting } from './postgres.js';
 import { CONTENDER_LABELS, type ContenderName } from './contenders.js';
@@ -323,11 +322,6 @@ function missCause(service: RunMeasurement, other: RunMeasurement): string {
   return `${figures}: the gap is in ${sServer - oServer >= sPg - oPg ? "the service's process" : 'PostgreSQL'}`;
 }
 
-const medianOf = (values: number[]): number | null => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? null : sorted[Math.floor((sorted.length - 1) / 2)]!;
-};
-
 /** The mixed REST workload's two targets (bench/lib/mixed-workload.ts), from its cycles. */
 export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): TargetRow[] {
   const at = `${MIXED_LOAD_FRACTION * 100} % of the slower's capacity, open loop`;
@@ -339,7 +333,7 @@ export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): Targe
     return names.map((target) => ({ target, against: labelOf('batching-floor'), measured: 'not measured', met: null }));
   const figures = mixedWorkloadFigures(mixed);
   const median = (pick: (c: MixedWorkloadResult['cycles'][number]) => number | null) =>
-    medianOf(mixed.cycles.map(pick).filter((v): v is number => v !== null));
+    medianOrNull(mixed.cycles.map(pick));
   const refusal = figures.clean
     ? undefined
     : "not judged: errors, a contender behind the offered rate, or an update unlike the service's";
@@ -355,7 +349,7 @@ export function mixedWorkloadRows(mixed: MixedWorkloadResult | undefined): Targe
       met: refusal || figures.cpu.ratio === null ? null : cpuMet,
       note:
         refusal ??
-        `CPU-seconds per million requests: ${num(median((c) => totalCpu(c.service)))} vs ${num(median((c) => totalCpu(c.floor)))} (medians; server ${num(median((c) => c.service.serverCpuUsPerRequest))} vs ${num(median((c) => c.floor.serverCpuUsPerRequest))}, PostgreSQL ${num(median((c) => c.service.postgresCpuUsPerRequest))} vs ${num(median((c) => c.floor.postgresCpuUsPerRequest))})`,
+        `CPU-seconds per million requests: ${num(median((c) => totalCpuUsPerRequest(c.service)))} vs ${num(median((c) => totalCpuUsPerRequest(c.floor)))} (medians; server ${num(median((c) => c.service.serverCpuUsPerRequest))} vs ${num(median((c) => c.floor.serverCpuUsPerRequest))}, PostgreSQL ${num(median((c) => c.service.postgresCpuUsPerRequest))} vs ${num(median((c) => c.floor.postgresCpuUsPerRequest))})`,
     },
     {
       target: names[1]!,

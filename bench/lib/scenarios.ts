@@ -152,7 +152,9 @@ export interface ScenarioResult {
 }
 
 /** Server process + whole PostgreSQL server CPU per response of a run, or null when either was not measured. */
-export const totalCpuUsPerRequest = (run: RunMeasurement): number | null =>
+export const totalCpuUsPerRequest = (
+  run: Pick<RunMeasurement, 'serverCpuUsPerRequest' | 'postgresCpuUsPerRequest'>,
+): number | null =>
   run.serverCpuUsPerRequest === null || run.postgresCpuUsPerRequest === null
     ? null
     : run.serverCpuUsPerRequest + run.postgresCpuUsPerRequest;
