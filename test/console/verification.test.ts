@@ -282,18 +282,28 @@ describe('the console’s review queue', () => {
       await expectAccessible(page, 'review queue');
       const listed = async () => (await list.locator('code').allInnerTexts()).map((text) => text.trim());
       const seen = await listed();
+      // Each page's answer comes late, as under CI load, so every turn goes through the loading state.
+      await page.route('**/graphql', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
       const pager = page.getByRole('navigation', { name: 'Review queue pages' });
       const next = pager.getByRole('button', { name: 'Next page' });
-      // 21 in review (and any other file's in this database), 20 a page: page on until all 21 were seen. The button is
-      // waited for before each click, never read once: CI runs read it disabled for a moment while a page showed 20,
-      // both before the first click and right after a poll had found it enabled, and the loop ended there.
+      // 21 in review (and any other file's in this database), 20 a page: page on until all 21 were seen. While the
+      // next page loads the list is gone (no data for the new cursor yet) and Next is disabled, so each turn waits for
+      // a list whose first customer is a new one: an empty list read mid-load is no page (CI once took one for the
+      // second page, then waited for a Next the last page never enables).
+      const nextPage = async (before: string) => {
+        const now = await listed();
+        return now.length > 0 && now[0] !== before ? now : undefined;
+      };
       for (let turn = 0; !inReview.every((id) => seen.includes(id)); turn += 1) {
         expect(turn, 'pages turned without showing every customer in review').toBeLessThan(10);
         await expect.poll(() => next.isEnabled()).toBe(true);
-        const before = (await listed())[0];
+        const before = (await listed())[0]!;
         await next.click();
-        await expect.poll(async () => (await listed())[0]).not.toBe(before);
-        seen.push(...(await listed()));
+        await expect.poll(() => nextPage(before)).toBeDefined();
+        seen.push(...(await nextPage(before))!);
       }
       expect(seen).toEqual(expect.arrayContaining(inReview));
       expect(seen).not.toContain(verified);
