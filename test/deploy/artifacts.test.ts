@@ -700,6 +700,7 @@ describe('deploy/haproxy.cfg', () => {
     expect(text).toMatch(/^\s*default-server check\b/m);
     expect(text).toMatch(/^\s*retry-on conn-failure\s*$/m);
     expect(text).toMatch(/^\s*option redispatch\b/m);
+    expect(text).toMatch(/^\s*default-server\b.*\bobserve layer4 error-limit 1 on-error mark-down\b/m);
     const clientTimeoutS = Number(/^\s*timeout client (\d+)s$/m.exec(text)?.[1]);
     expect(clientTimeoutS * 1000).toBeLessThan(loadConfig({}).keepAliveTimeoutMs);
   });
@@ -791,7 +792,8 @@ describe('deploy/haproxy.cfg', () => {
         ).toEqual([]);
 
         // An instance taken for up that refuses connections (one that stopped listening between two checks,
-        // as in a rolling restart): its requests are retried on the instance that answers.
+        // as in a rolling restart): its requests are retried on the instance that answers, and its first refusal
+        // takes it out (observe layer4). Without that, six attempts once all alternated between the two.
         for (const server of ['cas2', 'cas3']) {
           for (const command of [`disable health cas/${server}`, `set server cas/${server} health up`])
             expect(await adminCommand(env.CAS_HAPROXY_SOCKET!, command)).toBe('\n');
@@ -815,6 +817,9 @@ describe('deploy/haproxy.cfg', () => {
           .filter((line) => /^cas,cas[23],/.test(line))
           .reduce((sum, line) => sum + Number(line.split(',')[16]), 0);
         expect(redispatched).toBeGreaterThan(0);
+        const after = await adminCommand(env.CAS_HAPROXY_SOCKET!, 'show stat');
+        expect(after, output).toMatch(/^cas,cas2,(?:[^,]*,){15}DOWN/m);
+        expect(after, output).toMatch(/^cas,cas3,(?:[^,]*,){15}DOWN/m);
       } finally {
         const running = haproxy;
         running.kill('SIGTERM');
