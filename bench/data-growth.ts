@@ -16,6 +16,8 @@ import {
   type VacuumRow,
 } from './lib/growth-report.js';
 import { parseGrowthScale } from './lib/growth-seed.js';
+import { boundPostgresMemory, type MemoryBound } from './lib/memory-bound.js';
+import { planPinning } from './lib/pinning.js';
 import { type HttpScenarioName, runHttpScenario } from './lib/scenarios.js';
 import { runToCompletion } from './lib/processes.js';
 import { scratchBenchOptions, withScratchBench } from './lib/scratch-bench.js';
@@ -24,14 +26,16 @@ import { UsageError } from './lib/options.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 
 /**
- * `npm run bench:data-growth`: issue 34's cost as data grows. For each size of DATA_GROWTH_SIZES (customers;
- * default 10,000, 100,000 and 1,000,000, with half as many accounts again) a fresh scratch database is seeded
- * with the customers and, in bulk SQL, the history a bank carries beside them (bench/lib/growth-seed.ts: by
- * default per customer 10 ledger entries, one busy account holding one per customer, 10 events, 10 audit rows
- * and 1 idempotency key); then each operation runs as `npm run bench` runs it, side by side with its
- * comparators. Reported per size: server CPU per request (median, 95 % bootstrap interval) and p99, disk per
- * million rows; at the largest, VACUUM (ANALYZE)'s time and WAL after a churn. Judged: point reads and writes
- * cost at most 1.5x at the largest size what they cost at the smallest, on the ratio's interval.
+ * `npm run bench:data-growth`: the cost as data grows. For each size of DATA_GROWTH_SIZES (customers; default
+ * 10,000, 100,000 and 1,000,000, with half as many accounts again) a fresh scratch database is seeded with the
+ * customers and, in bulk SQL, the history a bank carries beside them (bench/lib/growth-seed.ts: by default per
+ * customer 10 ledger entries, one busy account holding one per customer, 10 events, 10 audit rows and 1 idempotency
+ * key); PostgreSQL is then restarted with shared_buffers at a tenth of the database and its memory bounded, so
+ * that reads go to the disk (bench/lib/memory-bound.ts); then each operation runs as `npm run bench` runs it, side
+ * by side with its comparators. Reported per size: total CPU per request (the server's and PostgreSQL's; median,
+ * 95 % bootstrap interval), p99, blocks read per request, disk per million rows; at the largest, VACUUM
+ * (ANALYZE)'s time and WAL after a churn. Judged: point reads and writes, list and search cost at most 1.5x at the
+ * largest size what they cost at the smallest, in total CPU and in p99, on the ratio's interval.
  * Not part of `npm run bench` (it takes long). Results: bench/results/data-growth/.
  */
 
@@ -152,6 +156,7 @@ async function measureSize(
             rps: c.runs.map((r) => r.rps),
             errors: c.runs.map((r) => r.errors),
             peakRssMb: c.runs.map((r) => r.peakRssMb),
+            blocksReadPerRequest: c.runs.map((r) => r.blocksReadPerOperation ?? null),
           })),
         });
       } catch (error) {
@@ -242,12 +247,14 @@ function historyLine(report: DataGrowthReport) {
         contenders: o.contenders.map((c) => ({
           name: c.name,
           serverCpuUsPerRequest: c.serverCpuUsPerRequest.map((v) => (v === null ? null : Math.round(v))),
+          postgresCpuUsPerRequest: c.postgresCpuUsPerRequest.map((v) => (v === null ? null : Math.round(v))),
           p99Ms: c.p99Ms,
           rps: c.rps.map(Math.round),
         })),
       })),
       disk: size.disk.map((d) => ({ table: d.table, rows: d.rows, bytes: d.bytes })),
       vacuum: size.vacuum,
+      memory: size.memory,
     })),
     judgements: report.judgements,
     failures: report.failures,
@@ -291,18 +298,28 @@ async function main(): Promise<void> {
     const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-data-growth-'));
     try {
       log(`${customers.toLocaleString('en-US')} customers: seeding a fresh database`);
-      await withScratchBench(benchOptions, workDir, log, async (ctx) => {
+      await withScratchBench(benchOptions, workDir, log, async (seeded) => {
         // As seeded: the measured runs' creates and transfers would add to some tables and not others.
-        const disk = await measureDisk(ctx);
-        const operations = await measureSize(ctx, options.scenarios, failures);
-        const largest = customers === options.sizes.at(-1);
+        const disk = await measureDisk(seeded);
+        const bounded = await boundPostgresMemory(seeded.db, seeded.benchPool, log);
+        // The restarted PostgreSQL's processes pinned as the seeded one's were.
+        seeded.pinning.release();
+        const ctx = { ...seeded, pinning: planPinning(seeded.db.postmasterPid) };
+        let operations: GrowthOperation[];
         let vacuum: VacuumRow[] = [];
-        if (largest) {
-          try {
-            vacuum = await measureVacuum(ctx, options.churn);
-          } catch (error) {
-            failures.push(`vacuum at ${customers} customers failed: ${(error as Error).message.split('\n')[0]}`);
+        let memory: MemoryBound;
+        try {
+          operations = await measureSize(ctx, options.scenarios, failures);
+          if (customers === options.sizes.at(-1)) {
+            try {
+              vacuum = await measureVacuum(ctx, options.churn);
+            } catch (error) {
+              failures.push(`vacuum at ${customers} customers failed: ${(error as Error).message.split('\n')[0]}`);
+            }
           }
+        } finally {
+          ctx.pinning.release();
+          memory = bounded.release();
         }
         const { seconds, ...growth } = ctx.growth ?? { seconds: null };
         sizes.push({
@@ -313,6 +330,7 @@ async function main(): Promise<void> {
           operations,
           disk,
           vacuum,
+          memory,
         });
       });
     } finally {

@@ -1,13 +1,14 @@
 import { bootstrapMedianInterval, bootstrapUnpairedRatioInterval } from './interval.js';
 import { median } from './measure.js';
 import type { GrowthData } from './growth-seed.js';
+import type { MemoryBound } from './memory-bound.js';
 
-/** Issue 34's rule for point reads and writes: at the largest size at most this times their cost at the smallest. */
+/** The rule for point reads and writes: at the largest size at most this times their cost at the smallest. */
 export const GROWTH_LIMIT = 1.5;
 
 /**
- * The operations the rule judges: issue 34's point reads and writes, and issue 30's filtered list page and search by
- * SSN (the same limit, at 1,000,000 customers against 10,000).
+ * The operations the rule judges: the point reads and writes, the filtered list page and the search by SSN (the same
+ * limit, at 1,000,000 customers against 10,000).
  */
 export const JUDGED_SCENARIOS = [
   'rest-get-customer',
@@ -19,8 +20,12 @@ export const JUDGED_SCENARIOS = [
   'rest-search-customer-by-ssn',
 ] as const;
 
+/** What the growth rule judges: the service's total CPU per request (its process and PostgreSQL's), and its p99. */
+export const GROWTH_MEASURES = ['total CPU', 'p99'] as const;
+export type GrowthMeasure = (typeof GROWTH_MEASURES)[number];
+
 export interface SizeJudgement {
-  /** median(large) ÷ median(small) of the service's server CPU per request; null when either size has no runs. */
+  /** median(large) ÷ median(small) of the measure over the service's runs; null when either size has no runs. */
   ratio: number | null;
   /** Its 95 % bootstrap interval, each size's runs drawn apart; null with fewer than three runs at a size. */
   interval: [number, number] | null;
@@ -46,6 +51,8 @@ export interface GrowthContender {
   errors: number[];
   /** Per run: the server process's peak RSS in MB; absent in reports written before it was recorded. */
   peakRssMb?: (number | null)[];
+  /** Per run: blocks PostgreSQL read from outside shared_buffers per response; absent before it was recorded. */
+  blocksReadPerRequest?: (number | null)[];
 }
 
 export interface GrowthOperation {
@@ -79,6 +86,8 @@ export interface GrowthSize {
   operations: GrowthOperation[];
   disk: DiskRow[];
   vacuum: VacuumRow[];
+  /** shared_buffers and PostgreSQL's memory bound while measured; absent before data growth bounded them. */
+  memory?: MemoryBound;
 }
 
 export interface DataGrowthReport {
@@ -96,13 +105,31 @@ export interface DataGrowthReport {
     scenarios?: string[];
   };
   sizes: GrowthSize[];
-  judgements: ({ scenario: string; smallest: number; largest: number } & SizeJudgement)[];
+  judgements: GrowthJudgement[];
   failures: string[];
 }
 
+export type GrowthJudgement = {
+  scenario: string;
+  /** Absent in reports written when only server CPU was judged. */
+  measure?: GrowthMeasure;
+  smallest: number;
+  largest: number;
+} & SizeJudgement;
+
 const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
 
-/** Issue 34's memory target: the service's peak RSS at most this many MB, under load and at 1,000,000 customers. */
+/** Per run: the server process's CPU per response plus PostgreSQL's (runs missing either are left out). */
+export const totalCpuRuns = (contender: GrowthContender): number[] =>
+  contender.serverCpuUsPerRequest.flatMap((server, i) => {
+    const postgres = contender.postgresCpuUsPerRequest[i];
+    return server === null || postgres === null || postgres === undefined ? [] : [server + postgres];
+  });
+
+const measureRuns = (contender: GrowthContender | undefined, measure: GrowthMeasure): number[] =>
+  contender === undefined ? [] : measure === 'total CPU' ? totalCpuRuns(contender) : contender.p99Ms;
+
+/** The memory target: the service's peak RSS at most this many MB, under load and at 1,000,000 customers. */
 export const PEAK_RSS_LIMIT_MB = 250;
 
 /** The service's peak RSS over every operation's runs at one size, and the operation it was reached in; null when not recorded. */
@@ -122,22 +149,22 @@ const peakRssCell = (size: GrowthSize) => {
     : `${peak.mb.toFixed(0)} MB (${peak.scenario}): ${peak.mb <= PEAK_RSS_LIMIT_MB ? 'met' : 'missed'}`;
 };
 
-/** The rule's verdicts between the smallest and the largest size (the service's server CPU per request). */
-export function judgeGrowth(sizes: GrowthSize[]): DataGrowthReport['judgements'] {
+/** The rule's verdicts between the smallest and the largest size: the service's total CPU per request and p99. */
+export function judgeGrowth(sizes: GrowthSize[]): GrowthJudgement[] {
   if (sizes.length < 2) return [];
   const smallest = sizes[0]!;
   const largest = sizes.at(-1)!;
-  const cpu = (size: GrowthSize, scenario: string) =>
-    present(
-      size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === 'service')
-        ?.serverCpuUsPerRequest ?? [],
-    );
-  return JUDGED_SCENARIOS.map((scenario) => ({
-    scenario,
-    smallest: smallest.customers,
-    largest: largest.customers,
-    ...judgeSizeRatio(cpu(smallest, scenario), cpu(largest, scenario), GROWTH_LIMIT),
-  }));
+  const runs = (size: GrowthSize, scenario: string, measure: GrowthMeasure) =>
+    measureRuns(runsOf(size, scenario, 'service'), measure);
+  return JUDGED_SCENARIOS.flatMap((scenario) =>
+    GROWTH_MEASURES.map((measure) => ({
+      scenario,
+      measure,
+      smallest: smallest.customers,
+      largest: largest.customers,
+      ...judgeSizeRatio(runs(smallest, scenario, measure), runs(largest, scenario, measure), GROWTH_LIMIT),
+    })),
+  );
 }
 
 const n = (value: number) => value.toLocaleString('en-US');
@@ -148,19 +175,22 @@ const runsOf = (size: GrowthSize, scenario: string, contender: string) =>
 
 /**
  * The data-growth run in brief, for `npm run bench`'s report (which does not measure it: at 1,000,000 customers it
- * takes most of an hour): the growth rule's verdicts, the service's server CPU per request at each size, and the
- * searches' throughput against the floor running the same SQL (issue 30). The whole run: bench/results/data-growth/latest.md.
+ * takes most of an hour): the service's total CPU per request and p99 at each size with the growth rule's verdicts,
+ * and the searches' throughput against the floor running the same SQL. The whole run:
+ * bench/results/data-growth/latest.md.
  */
 export function renderGrowthSummary(report: DataGrowthReport): string[] {
   const sizes = report.sizes;
   // Judged again from the runs (deterministic: the intervals' draws are seeded), so a report stored before an
-  // operation was judged shows its verdict too.
+  // operation or a measure was judged shows its verdict too.
   const judgements = judgeGrowth(sizes);
+  const memory = sizes.map((size) => `${n(size.customers)}: ${memoryCell(size)}`).join('; ');
+  const perSize = (what: string) => sizes.map((size) => `${what} at ${n(size.customers)}`).join(' | ');
   const lines = [
-    `From \`${report.command}\` (started ${report.startedAt}, commit ${report.commit ?? 'unknown'}), not measured by this run; the whole run: \`bench/results/data-growth/latest.md\`.`,
+    `From \`${report.command}\` (started ${report.startedAt}, commit ${report.commit ?? 'unknown'}), not measured by this run; the whole run: \`bench/results/data-growth/latest.md\`. PostgreSQL's memory: ${memory}.`,
     '',
-    `| operation | ${sizes.map((size) => `server CPU µs/request at ${n(size.customers)}`).join(' | ')} | largest ÷ smallest (95 % interval) | ≤ ${GROWTH_LIMIT}x | the same, relative to the floor running its SQL |`,
-    `|---|${sizes.map(() => '--:').join('|')}|---|---|--:|`,
+    `| operation | ${perSize('total CPU µs/request')} | largest ÷ smallest (95 % interval) | ≤ ${GROWTH_LIMIT}x | ${perSize('p99 ms')} | largest ÷ smallest (95 % interval) | ≤ ${GROWTH_LIMIT}x | total CPU growth relative to the floor running its SQL |`,
+    `|---|${sizes.map(() => '--:').join('|')}|---|---|${sizes.map(() => '--:').join('|')}|---|---|--:|`,
   ];
   // The floor's own growth between the same runs (sizes measured hours or days apart, on machines whose speed moves):
   // the service's growth over the floor's is what the service adds as the data grows.
@@ -170,12 +200,11 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
     const smallest = sizes[0];
     const largest = sizes.at(-1);
     if (!smallest || !largest || smallest === largest) return '–';
-    const cpu = (size: GrowthSize, name: string) => present(runsOf(size, scenario, name)?.serverCpuUsPerRequest ?? []);
     const parts = [
-      cpu(smallest, 'service'),
-      cpu(smallest, floorName(smallest, scenario)),
-      cpu(largest, 'service'),
-      cpu(largest, floorName(largest, scenario)),
+      measureRuns(runsOf(smallest, scenario, 'service'), 'total CPU'),
+      measureRuns(runsOf(smallest, scenario, floorName(smallest, scenario)), 'total CPU'),
+      measureRuns(runsOf(largest, scenario, 'service'), 'total CPU'),
+      measureRuns(runsOf(largest, scenario, floorName(largest, scenario)), 'total CPU'),
     ];
     if (parts.some((values) => values.length === 0)) return '–';
     const [s0, f0, s1, f1] = parts.map(median) as [number, number, number, number];
@@ -183,17 +212,22 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
   };
   const scenarios = [...new Set(sizes.flatMap((size) => size.operations.map((o) => o.scenario)))];
   for (const scenario of scenarios) {
-    const cells = sizes.map((size) => {
-      const service = runsOf(size, scenario, 'service');
-      if (!service) return '–';
-      if (service.rps.length > 0 && service.rps.every((rps) => rps === 0)) return 'refused';
-      const cpu = present(service.serverCpuUsPerRequest);
-      return cpu.length > 0 ? median(cpu).toFixed(0) : '–';
-    });
-    const judged = judgements.find((j) => j.scenario === scenario);
-    const verdict = judged ? `${judged.ratio?.toFixed(2) ?? '–'} (${range(judged.interval, 2)})` : 'not judged';
+    const cells = (measure: GrowthMeasure, digits: number) =>
+      sizes.map((size) => {
+        const service = runsOf(size, scenario, 'service');
+        if (!service) return '–';
+        if (service.rps.length > 0 && service.rps.every((rps) => rps === 0)) return 'refused';
+        const runs = measureRuns(service, measure);
+        return runs.length > 0 ? median(runs).toFixed(digits) : '–';
+      });
+    const verdict = (measure: GrowthMeasure) => {
+      const judged = judgements.find((j) => j.scenario === scenario && j.measure === measure);
+      return judged
+        ? `${judged.ratio?.toFixed(2) ?? '–'} (${range(judged.interval, 2)}) | ${judged.verdict}`
+        : 'not judged | –';
+    };
     lines.push(
-      `| ${scenario} | ${cells.join(' | ')} | ${verdict} | ${judged?.verdict ?? '–'} | ${relativeGrowth(scenario)} |`,
+      `| ${scenario} | ${cells('total CPU', 0).join(' | ')} | ${verdict('total CPU')} | ${cells('p99', 1).join(' | ')} | ${verdict('p99')} | ${relativeGrowth(scenario)} |`,
     );
   }
   const searches = ['rest-list-customers-by-name', 'rest-search-customer-by-ssn'];
@@ -220,16 +254,31 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
   );
   return lines;
 }
+/** shared_buffers and the memory bound at one size, as the report states them. */
+const memoryCell = (size: GrowthSize) => {
+  const memory = size.memory;
+  if (!memory) return 'shared_buffers as production sizes it, OS cache not bounded (before the bound was set)';
+  return (
+    `shared_buffers ${n(memory.sharedBuffersMb)} MB of a ${n(memory.databaseMb)} MB database, ` +
+    (memory.limitMb === null
+      ? `OS cache not bounded (${memory.unbounded ?? 'unknown'})`
+      : `bounded at ${n(memory.limitMb)} MB with the OS cache (peak ${memory.peakMb === null ? '?' : n(memory.peakMb)} MB)`)
+  );
+};
 const range = (interval: [number, number] | null, digits: number) =>
   interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'fewer than 3 runs';
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 export function renderGrowthMarkdown(report: DataGrowthReport): string {
   const lines = [
-    '# Cost as data grows (issue 34, item 5)',
+    '# Cost as data grows',
     '',
     `Command: \`${report.command}\`; started ${report.startedAt}, ${(report.elapsedSeconds / 60).toFixed(1)} min in all; commit ${report.commit ?? 'unknown'}.`,
     `Per size: ${report.options.runs} runs of ${report.options.durationSeconds} s per contender; history rows per customer: ${report.options.growthScale}.`,
+    '',
+    'PostgreSQL while measured (restarted after the seed with shared_buffers at a tenth of the database, the OS cache dropped, its processes in a memory cgroup of shared_buffers + 1.5 GiB that holds their OS cache too):',
+    '',
+    ...report.sizes.map((size) => `- ${n(size.customers)} customers: ${memoryCell(size)}.`),
     '',
     '## Seeding',
     '',
@@ -246,46 +295,50 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
   }
   lines.push(
     '',
-    '## Server CPU per request and p99, per size',
+    '## CPU per request, p99 and reads, per size',
     '',
-    "Server CPU: the server process's CPU µs per response, median over runs with its 95 % bootstrap interval; PostgreSQL's beside it; p99 the median of the runs'.",
+    "Total CPU: the server process's CPU µs per response plus PostgreSQL's, median over runs with its 95 % bootstrap interval; each part beside it; p99 the median of the runs'; blocks read: from outside shared_buffers per response (pg_stat_statements).",
     '',
-    '| operation | contender | customers | server CPU µs/request (95 % interval) | PostgreSQL CPU µs/request | p99 ms | req/s |',
-    '|---|---|---:|---|---:|---:|---:|',
+    '| operation | contender | customers | total CPU µs/request (95 % interval) | server CPU µs/request | PostgreSQL CPU µs/request | p99 ms | blocks read/request | req/s |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|',
   );
   const scenarios = [...new Set(report.sizes.flatMap((size) => size.operations.map((o) => o.scenario)))];
   for (const scenario of scenarios) {
     for (const size of report.sizes) {
       const operation = size.operations.find((o) => o.scenario === scenario);
       for (const contender of operation?.contenders ?? []) {
-        const cpu = present(contender.serverCpuUsPerRequest);
-        const pgCpu = present(contender.postgresCpuUsPerRequest);
         if (contender.rps.length > 0 && contender.rps.every((rps) => rps === 0)) {
           // Its CPU per response would be the cost of refusing, not of the operation: say it was refused.
           lines.push(
-            `| ${scenario} | ${contender.name} | ${n(size.customers)} | not measured: no successful answer (see "Answers checked") | – | – | 0 |`,
+            `| ${scenario} | ${contender.name} | ${n(size.customers)} | not measured: no successful answer (see "Answers checked") | – | – | – | – | 0 |`,
           );
           continue;
         }
+        const total = totalCpuRuns(contender);
+        const medianCell = (values: (number | null)[], digits: number) => {
+          const runs = present(values);
+          return runs.length > 0 ? median(runs).toFixed(digits) : '–';
+        };
         lines.push(
-          `| ${scenario} | ${contender.name} | ${n(size.customers)} | ${cpu.length > 0 ? `${median(cpu).toFixed(0)} (${range(bootstrapMedianInterval(cpu), 0)})` : '–'} | ` +
-            `${pgCpu.length > 0 ? median(pgCpu).toFixed(0) : '–'} | ${contender.p99Ms.length > 0 ? median(contender.p99Ms).toFixed(1) : '–'} | ${contender.rps.length > 0 ? median(contender.rps).toFixed(0) : '–'} |`,
+          `| ${scenario} | ${contender.name} | ${n(size.customers)} | ${total.length > 0 ? `${median(total).toFixed(0)} (${range(bootstrapMedianInterval(total), 0)})` : '–'} | ` +
+            `${medianCell(contender.serverCpuUsPerRequest, 0)} | ${medianCell(contender.postgresCpuUsPerRequest, 0)} | ${medianCell(contender.p99Ms, 1)} | ` +
+            `${medianCell(contender.blocksReadPerRequest ?? [], 1)} | ${medianCell(contender.rps, 0)} |`,
         );
       }
     }
   }
   lines.push(
     '',
-    `## Point reads and writes, list and search: largest ÷ smallest size, server CPU per request (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`,
+    `## Point reads and writes, list and search: largest ÷ smallest size, the service's total CPU per request and p99 (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`,
     '',
   );
   const judgements = judgeGrowth(report.sizes);
   if (judgements.length === 0) lines.push('Not judged: one size only.');
   else {
-    lines.push('| operation | sizes | ratio | 95 % interval | verdict |', '|---|---|---:|---|---|');
+    lines.push('| operation | measure | sizes | ratio | 95 % interval | verdict |', '|---|---|---|---:|---|---|');
     for (const j of judgements) {
       lines.push(
-        `| ${j.scenario} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`,
+        `| ${j.scenario} | ${j.measure ?? 'server CPU'} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`,
       );
     }
   }

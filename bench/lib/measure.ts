@@ -33,6 +33,8 @@ export interface RunMeasurement {
   walBytesPerOperation?: number | null;
   /** The share of the machine's CPU time stolen by the hypervisor during the run (absent in older reports). */
   stealShare?: number | null;
+  /** Blocks read from outside shared_buffers per response (pg_stat_statements); null when not counted. */
+  blocksReadPerOperation?: number | null;
 }
 
 /** The server's current WAL insert position, or undefined when it cannot be read (a standby, no permission). */
@@ -130,6 +132,7 @@ export async function measureRun(
   const serverCpuAfter = processCpuMicros(server.pid);
   const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const statements = await ctx.db.statements.read(server.database);
+  const blocksRead = await ctx.db.statements.readBlocks(server.database);
   const walBytes = await walBytesPerOperation(ctx.benchPool, walBefore, result.ok);
 
   const perRequest = (before: number | undefined, after: number | undefined) =>
@@ -144,6 +147,7 @@ export async function measureRun(
     serverCpuUsPerRequest: perRequest(serverCpuBefore, serverCpuAfter),
     postgresCpuUsPerRequest: perRequest(postgresCpuBefore, postgresCpuAfter),
     statementsPerOperation: result.responses === 0 ? null : statements / result.responses,
+    blocksReadPerOperation: result.responses === 0 || blocksRead === null ? null : blocksRead / result.responses,
     peakRssMb: peakRss === undefined ? null : peakRss / (1024 * 1024),
     statusCodes: result.statusCodes,
     sampleError: result.sampleError,

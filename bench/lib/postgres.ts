@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
+import { type RunningPostgres, startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
 import { parentPid } from '../../scripts/lib/proc.js';
 
 export const BENCH_DATABASE = 'cas_bench';
@@ -18,6 +18,11 @@ export interface StatementCounter {
   reset(): Promise<void>;
   /** Statements (or transactions) executed in the bench database (or `database`) since the last reset. */
   read(database?: string): Promise<number>;
+  /**
+   * Blocks the statements read from outside shared_buffers (the OS cache or the disk) since the last reset, or null
+   * when not counted (no pg_stat_statements).
+   */
+  readBlocks(database?: string): Promise<number | null>;
 }
 
 export interface BenchPostgres {
@@ -26,9 +31,14 @@ export interface BenchPostgres {
   benchUrl: string;
   embedded: boolean;
   serverVersion: string;
-  /** The postmaster's pid when the server runs on this machine, for CPU accounting. */
-  postmasterPid: number | undefined;
-  statements: StatementCounter;
+  /** The postmaster's pid when the server runs on this machine, for CPU accounting (a new one after a restart). */
+  readonly postmasterPid: number | undefined;
+  readonly statements: StatementCounter;
+  /**
+   * The embedded server only: stops it and starts it again on the same directory and port with `settings` over
+   * the ones it started with (shared_buffers takes a restart). Connections to it are closed.
+   */
+  restartWith(settings: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,26 +60,32 @@ export async function startBenchPostgres(options: {
 }): Promise<BenchPostgres> {
   let adminUrl = options.databaseUrl;
   let stopServer = async () => undefined as void;
+  let server: RunningPostgres | undefined;
+  let restartServer = async (_settings: Record<string, string>): Promise<void> => {
+    throw new Error('only the embedded PostgreSQL is restarted with other settings (not DATABASE_URL)');
+  };
   if (!adminUrl) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-bench-pg-'));
-    const server = await startEmbeddedPostgres({
-      dataDir,
-      settings: {
-        shared_preload_libraries: 'pg_stat_statements',
-        max_connections: '300',
-        'pg_stat_statements.track_utility': 'on',
-        // As production sizes it (a quarter of memory, at most 8 GB), the same for every contender: PostgreSQL's
-        // default 128 MB would make the million-row scenarios read from the OS cache.
-        shared_buffers: `${productionSharedBuffersMb()}MB`,
-        effective_cache_size: `${Math.floor(os.totalmem() / 1024 / 1024 / 2)}MB`,
-      },
-      log: options.log,
-    });
+    const settings = {
+      shared_preload_libraries: 'pg_stat_statements',
+      max_connections: '300',
+      'pg_stat_statements.track_utility': 'on',
+      // As production sizes it (a quarter of memory, at most 8 GB), the same for every contender: PostgreSQL's
+      // default 128 MB would make the million-row scenarios read from the OS cache.
+      shared_buffers: `${productionSharedBuffersMb()}MB`,
+      effective_cache_size: `${Math.floor(os.totalmem() / 1024 / 1024 / 2)}MB`,
+    };
+    server = await startEmbeddedPostgres({ dataDir, settings, log: options.log });
+    const port = Number(new URL(server.url).port);
     adminUrl = server.url;
     stopServer = async () => {
-      await server.stop();
+      await server!.stop();
       if (options.keepData) options.log(`kept the benchmark cluster in ${dataDir}`);
       else rmSync(dataDir, { recursive: true, force: true });
+    };
+    restartServer = async (more) => {
+      await server!.stop();
+      server = await startEmbeddedPostgres({ dataDir, port, settings: { ...settings, ...more }, log: options.log });
     };
   }
 
@@ -81,14 +97,32 @@ export async function startBenchPostgres(options: {
     const serverVersion = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!
       .server_version;
     const backendPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-    const statements = await createStatementCounter(adminUrl, admin);
+    let statements = await createStatementCounter(adminUrl, admin);
+    const url = adminUrl;
+    // DATABASE_URL's server, when it runs on this machine.
+    const externalPostmaster = server === undefined ? localPostmaster(backendPid) : undefined;
     return {
       adminUrl,
       benchUrl: withDatabase(adminUrl, BENCH_DATABASE),
       embedded: options.databaseUrl === undefined,
       serverVersion,
-      postmasterPid: localPostmaster(backendPid),
-      statements,
+      get postmasterPid() {
+        return server?.pid ?? externalPostmaster;
+      },
+      get statements() {
+        return statements;
+      },
+      restartWith: async (settings) => {
+        await statements.close();
+        await restartServer(settings);
+        const again = new pg.Client({ connectionString: url });
+        await again.connect();
+        try {
+          statements = await createStatementCounter(url, again);
+        } finally {
+          await again.end();
+        }
+      },
       stop: async () => {
         await statements.close();
         await stopServer();
@@ -140,6 +174,13 @@ export async function createStatementCounter(
         );
         return Number(rows[0]!.calls);
       },
+      readBlocks: async (database = BENCH_DATABASE) => {
+        const { rows } = await monitor.query<{ blocks: string }>(
+          'SELECT coalesce(sum(shared_blks_read), 0)::text AS blocks FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)',
+          [database],
+        );
+        return Number(rows[0]!.blocks);
+      },
       close,
     };
   } catch {
@@ -163,6 +204,7 @@ export async function createStatementCounter(
         baselines.set(BENCH_DATABASE, await readTransactions(BENCH_DATABASE));
       },
       read: async (database = BENCH_DATABASE) => (await readTransactions(database)) - (baselines.get(database) ?? 0),
+      readBlocks: async () => null,
       close,
     };
   }

@@ -35,6 +35,8 @@ export async function withScratchBench(
   mkdirSync(logDir);
   const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });
   const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
+  // Data growth restarts PostgreSQL after the seed: the pool's idle connections end with an error, and are replaced.
+  benchPool.on('error', (error) => log(`bench pool: an idle connection ended (${error.message})`));
   try {
     const referenceNode = options.nodeBinary ?? REFERENCE_NODE;
     const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });

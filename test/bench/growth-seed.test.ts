@@ -3,6 +3,7 @@ import { growthShapeFor, parseGrowthScale, seedGrowth } from '../../bench/lib/gr
 import {
   type DataGrowthReport,
   type GrowthSize,
+  judgeGrowth,
   judgeSizeRatio,
   renderGrowthMarkdown,
   renderGrowthSummary,
@@ -124,8 +125,9 @@ describe('the data-growth summary in `npm run bench`s report', () => {
     } as unknown as DataGrowthReport;
     const lines = renderGrowthSummary(report);
     expect(lines[0]).toContain('not measured by this run');
-    expect(lines.find((line) => line.startsWith('| rest-list-customers-by-name | 500 | 900 |'))).toMatch(
-      /\| 1\.80 \(.+\) \| missed \| 1\.80 \|$/,
+    // Total CPU: the server's and PostgreSQL's (the same figures here), 1,000 then 1,800; p99 the same at both sizes.
+    expect(lines.find((line) => line.startsWith('| rest-list-customers-by-name | 1000 | 1800 |'))).toMatch(
+      /^\| rest-list-customers-by-name \| 1000 \| 1800 \| 1\.80 \(.+\) \| missed \| 9\.0 \| 9\.0 \| 1\.00 \(.+\) \| met \| 1\.80 \|$/,
     );
     expect(lines).toContain('| rest-list-customers-by-name | 0.80 | 0.75 |');
     expect(lines.slice(-3)).toEqual([
@@ -133,6 +135,24 @@ describe('the data-growth summary in `npm run bench`s report', () => {
       '|---|---|---|',
       '| ≤ 250 MB | not recorded | not recorded |',
     ]);
+  });
+
+  it('judges the service`s total CPU (its own and PostgreSQL`s) and its p99 apart, each on its interval', () => {
+    const small = size(10_000, [500, 510, 490], [800, 800, 800], [1000, 1000, 1000]);
+    const large = size(1_000_000, [520, 530, 510], [800, 800, 800], [1000, 1000, 1000]);
+    large.operations[0]!.contenders[0]!.p99Ms = [19, 20, 21];
+    const verdicts = judgeGrowth([small, large]).filter((j) => j.scenario === 'rest-list-customers-by-name');
+    expect(verdicts.map((j) => [j.measure, j.verdict, j.ratio?.toFixed(2)])).toEqual([
+      ['total CPU', 'met', '1.04'],
+      ['p99', 'missed', '2.22'],
+    ]);
+    // Runs without PostgreSQL's CPU are left out of the total rather than counted as the server's alone.
+    large.operations[0]!.contenders[0]!.postgresCpuUsPerRequest = [null, null, null];
+    expect(
+      judgeGrowth([small, large]).find(
+        (j) => j.measure === 'total CPU' && j.scenario === 'rest-list-customers-by-name',
+      ),
+    ).toMatchObject({ verdict: 'not judged', ratio: null });
   });
 
   it('gives the service`s peak RSS per size, over every operation, judged against 250 MB', () => {
