@@ -147,7 +147,12 @@ async function measureSize(
           scenario,
           title: result.title,
           connections: result.connections ?? ctx.options.connections,
-          check: result.contenders.find((c) => c.name === 'service')?.check,
+          // Each comparator's check of its answers against the service's (the service's own, for the writes).
+          check:
+            result.contenders
+              .filter((c) => c.check !== undefined)
+              .map((c) => `${c.name}: ${c.check}`)
+              .join('; ') || undefined,
           contenders: result.contenders.map((c) => ({
             name: c.name,
             serverCpuUsPerRequest: c.runs.map((r) => r.serverCpuUsPerRequest),

@@ -322,7 +322,7 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
         lines.push(
           `| ${scenario} | ${contender.name} | ${n(size.customers)} | ${total.length > 0 ? `${median(total).toFixed(0)} (${range(bootstrapMedianInterval(total), 0)})` : '–'} | ` +
             `${medianCell(contender.serverCpuUsPerRequest, 0)} | ${medianCell(contender.postgresCpuUsPerRequest, 0)} | ${medianCell(contender.p99Ms, 1)} | ` +
-            `${medianCell(contender.blocksReadPerRequest ?? [], 1)} | ${medianCell(contender.rps, 0)} |`,
+            `${medianCell(contender.blocksReadPerRequest ?? [], 2)} | ${medianCell(contender.rps, 0)} |`,
         );
       }
     }
