@@ -13,14 +13,7 @@ import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { nodeVersion, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
-import {
-  newestClockAdvance,
-  newestDataGrowth,
-  newestInterestMonthEnd,
-  renderBenchTables,
-} from './lib/results-tables.js';
-import { runClockAdvance, storeClockAdvance } from './lib/clock-advance.js';
-import { runInterestMonthEnd, storeInterestMonthEnd } from './lib/interest-month-end.js';
+import { newestDataGrowth, renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { runBenchEntry } from './lib/entry.js';
@@ -125,33 +118,6 @@ async function main(): Promise<void> {
         log(`open-loop failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
-    // Stored apart (bench/results/clock-advance/), like data growth's runs, and summarised in every report.
-    if (options.scenarios.includes('clock-advance')) {
-      try {
-        const { gitCommit } = describeMachine({ repoRoot, referenceNode, postgresVersion: db.serverVersion });
-        const clock = await runClockAdvance(ctx, referenceNode, { command: describeCommand(argv), commit: gitCommit });
-        log(
-          `clock-advance: ${path.relative(repoRoot, storeClockAdvance(clock, repoRoot, options.outDir, options.quick))}`,
-        );
-      } catch (error) {
-        failures.push(`clock-advance failed: ${(error as Error).message.split('\n')[0]}`);
-        log(`clock-advance failed: ${(error as Error).stack ?? String(error)}`);
-      }
-    }
-    if (options.scenarios.includes('interest-month-end')) {
-      try {
-        const { gitCommit } = describeMachine({ repoRoot, referenceNode, postgresVersion: db.serverVersion });
-        const interest = await runInterestMonthEnd(ctx, referenceNode, {
-          command: describeCommand(argv),
-          commit: gitCommit,
-        });
-        const stored = storeInterestMonthEnd(interest, repoRoot, options.outDir, options.quick);
-        log(`interest-month-end: ${path.relative(repoRoot, stored)}`);
-      } catch (error) {
-        failures.push(`interest-month-end failed: ${(error as Error).message.split('\n')[0]}`);
-        log(`interest-month-end failed: ${(error as Error).stack ?? String(error)}`);
-      }
-    }
     // Start time is an operator's figure: measured on every core, as an instance starts, not on the servers' share.
     ctx.pinning.release();
     if (options.scenarios.includes('startup')) {
@@ -254,11 +220,7 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   const kindOf = (file: string) =>
     file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '';
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-  const markdown = renderMarkdown(report, {
-    dataGrowth: newestDataGrowth(repoRoot),
-    clockAdvance: newestClockAdvance(repoRoot),
-    interestMonthEnd: newestInterestMonthEnd(repoRoot),
-  });
+  const markdown = renderMarkdown(report, { dataGrowth: newestDataGrowth(repoRoot) });
   // Only the latest result of each kind is kept in the repository; history belongs in CI artifacts.
   for (const old of readdirSync(outDir)) {
     if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));
@@ -267,7 +229,7 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report)}\n`);
   // Only the latest report is kept whole; every run's raw figures stay in the history, so a rerun leaves a trace.
   // The newest HISTORY_RUNS runs only (a headline needs three): bench/results/ stays within its 600 KB.
-  // A run without load (clock-advance or start time only) has no line: it would push a measured run out.
+  // A run without load (start time only) has no line: it would push a measured run out.
   const historyFile = path.join(outDir, 'history.ndjson');
   // A smoke run (--quick) has none either: it measures nothing a headline may use.
   if ((report.scenarios.length > 0 || report.openLoop) && options.against === null && !options.quick) {
@@ -276,14 +238,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
     writeFileSync(historyFile, `${kept.join('\n')}\n`);
   }
   // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.
-  // A clock-advance or interest-month-end run stored there renders them too: its figures are summarised in them.
-  const clockStored =
-    (options.scenarios.includes('clock-advance') || options.scenarios.includes('interest-month-end')) && !options.quick;
   if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
-  else {
-    writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
-    if (clockStored && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
-  }
+  else writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(
     `results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`,

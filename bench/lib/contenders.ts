@@ -76,19 +76,15 @@ export function serviceEnvironment(
 
 /**
  * The service exactly as production starts it (`node [npm start's flags] dist/main.js`), pointed at the bench
- * database; `extra` adds to its environment (the clock-advance scenario's environments).
+ * database.
  */
-export function startService(
-  ctx: BenchContext,
-  node: string,
-  extra: Record<string, string> = {},
-): Promise<RunningServer> {
+export function startService(ctx: BenchContext, node: string): Promise<RunningServer> {
   return startServer({
     name: 'service',
     command: node,
     args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
     cwd: ctx.repoRoot,
-    env: serviceEnvironment(ctx, undefined, undefined, extra),
+    env: serviceEnvironment(ctx),
     readyPath: '/readyz',
     readyStatus: 200,
     logDir: ctx.logDir,

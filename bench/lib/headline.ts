@@ -1,5 +1,3 @@
-import { type ClockAdvanceReport, clockLinearityRow } from './clock-advance.js';
-import { type InterestMonthEndReport, interestLinearityRow } from './interest-month-end.js';
 import { logRatioInterval, pairedLogRatios } from './interval.js';
 import { median } from './measure.js';
 import {
@@ -102,15 +100,9 @@ const headlineCell = ({ figure, runs }: Headline): string =>
 
 /**
  * The figures docs/performance.md quotes, between its markers: each target as the latest full run measured it,
- * and its headline from the history; then the newest clock-advance and interest-month-end runs' linearity, when stored. Rendered
- * from bench/results alone (`npm run bench:tables`).
+ * and its headline from the history. Rendered from bench/results alone (`npm run bench:tables`).
  */
-export function renderPerformanceFigures(
-  report: BenchReport,
-  history: readonly HistoryLine[],
-  clockAdvance: ClockAdvanceReport | null = null,
-  interestMonthEnd: InterestMonthEndReport | null = null,
-): string[] {
+export function renderPerformanceFigures(report: BenchReport, history: readonly HistoryLine[]): string[] {
   const latest = evaluateTargets(report);
   const lines = [
     `Latest full run: ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${report.machine.gitCommit ?? 'n/a'}, ` +
@@ -142,16 +134,6 @@ export function renderPerformanceFigures(
           : `met ${count(true)}, missed ${count(false)}, inside the noise ${measured - count(true) - count(false)} (each in latest.md)`) +
         ` | ${measured === 0 ? '–' : metCell(count(true) === postgresWork.length ? true : count(false) > 0 ? false : null)} | – (not in the history) |`,
     );
-  }
-  if (clockAdvance) {
-    const row = clockLinearityRow(clockAdvance);
-    const started = clockAdvance.startedAt.slice(0, 16).replace('T', ' ');
-    lines.push(`| ${row.target} | ${row.measured} (run of ${started} UTC) | ${metCell(row.met)} | – (its own run) |`);
-  }
-  if (interestMonthEnd) {
-    const row = interestLinearityRow(interestMonthEnd);
-    const started = interestMonthEnd.startedAt.slice(0, 16).replace('T', ' ');
-    lines.push(`| ${row.target} | ${row.measured} (run of ${started} UTC) | ${metCell(row.met)} | – (its own run) |`);
   }
   return lines;
 }

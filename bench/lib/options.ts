@@ -23,13 +23,10 @@ export const SCENARIO_NAMES = [
 ] as const;
 
 /**
- * Scenarios a run includes only when named (never in the default, full run): two read the busy account of the
- * data-growth seed (bench/lib/growth-seed.ts), which `npm run bench:data-growth` measures at every size;
- * clock-advance and interest-month-end seed environments of their own (bench/lib/clock-advance.ts,
- * bench/lib/interest-month-end.ts) and keep their results apart.
+ * Scenarios a run includes only when named (never in the default, full run): they read the busy account of the
+ * data-growth seed (bench/lib/growth-seed.ts), which `npm run bench:data-growth` measures at every size.
  */
-const BUSY_ACCOUNT_SCENARIOS = ['rest-balance-as-of', 'rest-statement'] as const;
-export const OPT_IN_SCENARIO_NAMES = [...BUSY_ACCOUNT_SCENARIOS, 'clock-advance', 'interest-month-end'] as const;
+export const OPT_IN_SCENARIO_NAMES = ['rest-balance-as-of', 'rest-statement'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number] | (typeof OPT_IN_SCENARIO_NAMES)[number];
 
 /** The scenarios that need the ledger's own seed (funded accounts, accounts with recent transactions). */
@@ -225,7 +222,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
 
 function parseGrowth(raw: string | undefined, scenarios: ScenarioName[]): GrowthScale | null {
   if (raw === undefined || raw === '') {
-    const needsBusyAccount = scenarios.some((name) => (BUSY_ACCOUNT_SCENARIOS as readonly string[]).includes(name));
+    const needsBusyAccount = scenarios.some((name) => (OPT_IN_SCENARIO_NAMES as readonly string[]).includes(name));
     return needsBusyAccount ? { ...DEFAULT_GROWTH_SCALE } : null;
   }
   if (raw === 'default') return { ...DEFAULT_GROWTH_SCALE };

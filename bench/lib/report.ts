@@ -29,8 +29,6 @@ import {
 } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 import { type DataGrowthReport, renderGrowthSummary } from './growth-report.js';
-import { type ClockAdvanceReport, renderClockAdvance } from './clock-advance.js';
-import { type InterestMonthEndReport, renderInterestMonthEnd } from './interest-month-end.js';
 
 export interface BenchReport {
   startedAt: string;
@@ -566,10 +564,6 @@ export const metCell = (met: boolean | null): string => (met === null ? '–' : 
 export interface RenderContext {
   /** The newest `npm run bench:data-growth` run, summarised beside this run's figures (it is not part of this run). */
   dataGrowth?: DataGrowthReport | null;
-  /** The newest stored clock-advance run, likewise. */
-  clockAdvance?: ClockAdvanceReport | null;
-  /** The newest stored interest-month-end run, likewise. */
-  interestMonthEnd?: InterestMonthEndReport | null;
 }
 
 function conditionLines(report: BenchReport): string[] {
@@ -755,14 +749,6 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
   if (context.dataGrowth) {
     lines.push('', '### Cost as data grows (`npm run bench:data-growth`)', '');
     lines.push(...renderGrowthSummary(context.dataGrowth));
-  }
-  if (context.clockAdvance) {
-    lines.push('', '### End of day at scale (`npm run bench -- --scenarios clock-advance`)', '');
-    lines.push(...renderClockAdvance(context.clockAdvance));
-  }
-  if (context.interestMonthEnd) {
-    lines.push('', '### Interest at a month end (`npm run bench -- --scenarios interest-month-end`)', '');
-    lines.push(...renderInterestMonthEnd(context.interestMonthEnd));
   }
 
   lines.push('', `### Targets (service on ${machine.nodeVersions.reference})`, '');

@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLOCK_ADVANCE_DIR, type ClockAdvanceReport } from './clock-advance.js';
 import type { DataGrowthReport } from './growth-report.js';
-import { INTEREST_MONTH_END_DIR, type InterestMonthEndReport } from './interest-month-end.js';
 import { type BenchReport, renderMarkdown } from './report.js';
 import { parseHistory, renderPerformanceFigures } from './headline.js';
 
@@ -13,14 +11,6 @@ const DATA_GROWTH_DIR = 'bench/results/data-growth';
 
 /** The newest stored data-growth run, or null when there is none. */
 export const newestDataGrowth = (repoRoot: string): DataGrowthReport | null => newestStored(repoRoot, DATA_GROWTH_DIR);
-
-/** The newest stored clock-advance run (`npm run bench -- --scenarios clock-advance`), or null when there is none. */
-export const newestClockAdvance = (repoRoot: string): ClockAdvanceReport | null =>
-  newestStored(repoRoot, CLOCK_ADVANCE_DIR);
-
-/** The newest stored interest-month-end run (`npm run bench -- --scenarios interest-month-end`), or null. */
-export const newestInterestMonthEnd = (repoRoot: string): InterestMonthEndReport | null =>
-  newestStored(repoRoot, INTEREST_MONTH_END_DIR);
 
 function newestStored<T>(repoRoot: string, folder: string): T | null {
   const dir = path.join(repoRoot, folder);
@@ -78,16 +68,10 @@ export function storedResults(
 export function renderBenchTables(repoRoot: string, outDir = path.join(repoRoot, 'bench/results')): string[] {
   const stored = storedResults(repoRoot, outDir);
   if (stored === null) return [`no full run in ${path.relative(repoRoot, outDir)}: nothing rendered`];
-  const clockAdvance = newestClockAdvance(repoRoot);
-  const interestMonthEnd = newestInterestMonthEnd(repoRoot);
-  const markdown = renderMarkdown(stored.report, {
-    dataGrowth: newestDataGrowth(repoRoot),
-    clockAdvance,
-    interestMonthEnd,
-  });
+  const markdown = renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot) });
   writeFileSync(path.join(outDir, 'latest.md'), markdown);
   const page = path.join(repoRoot, PERFORMANCE_PAGE);
-  const figures = renderPerformanceFigures(stored.report, stored.history, clockAdvance, interestMonthEnd);
+  const figures = renderPerformanceFigures(stored.report, stored.history);
   writeFileSync(page, withFigures(readFileSync(page, 'utf8'), figures));
   return [`${path.relative(repoRoot, path.join(outDir, 'latest.md'))} and ${PERFORMANCE_PAGE} from ${stored.file}`];
 }

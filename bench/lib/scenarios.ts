@@ -20,7 +20,7 @@ import {
   type StatementProbe,
 } from './verify.js';
 
-export type HttpScenarioName = Exclude<ScenarioName, 'startup' | 'open-loop' | 'clock-advance' | 'interest-month-end'>;
+export type HttpScenarioName = Exclude<ScenarioName, 'startup' | 'open-loop'>;
 
 /**
  * A row of a scenario's results: a contender of this benchmark, or, in a report written before the retired

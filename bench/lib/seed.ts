@@ -87,7 +87,6 @@ export async function seed(
   pool: pg.Pool,
   sizes: { customers: number; accounts: number },
   keys: BenchKeys,
-  environment = BENCH_ENVIRONMENT,
 ): Promise<SeededData> {
   const keyring: PiiKeyring = {
     keys: new Map([[keys.keyId, keys.key]]),
@@ -103,7 +102,7 @@ export async function seed(
     const rows = customerIds.slice(start, start + BATCH).map((customerId, offset) => {
       const sequence = start + offset;
       const sealed = cipher.seal(
-        { environment, customerId },
+        { environment: BENCH_ENVIRONMENT, customerId },
         {
           socialSecurityNumber: ssnForSequence(sequence).replaceAll('-', ''),
           documentLocatorNumber: 10_000_000_000 + sequence,
@@ -141,7 +140,7 @@ export async function seed(
               ARRAY(SELECT jsonb_array_elements_text(r.emails)), r.phone_numbers, r.addresses
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, blind_index text, ssn text, dln text, key_id text, date_of_birth date,
             preferred_name text, first_name text, middle_name text, last_name text, emails jsonb, phone_numbers jsonb, addresses jsonb)`,
-      [JSON.stringify(rows), environment],
+      [JSON.stringify(rows), BENCH_ENVIRONMENT],
     );
   }
 
@@ -180,13 +179,13 @@ export async function seed(
       `INSERT INTO accounts (id, environment, type, name, currency, amount)
        SELECT r.id, $2, r.type, r.name, r.currency, r.amount
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, type text, name text, currency text, amount numeric)`,
-      [JSON.stringify(accounts), environment],
+      [JSON.stringify(accounts), BENCH_ENVIRONMENT],
     );
     await pool.query(
       `INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT r.account_id, r.customer_id, $2, r.position
        FROM jsonb_to_recordset($1::jsonb) AS r(account_id uuid, customer_id uuid, position int)`,
-      [JSON.stringify(batchLinks), environment],
+      [JSON.stringify(batchLinks), BENCH_ENVIRONMENT],
     );
   }
   await pool.query('ANALYZE customers, accounts, account_customers');
@@ -245,7 +244,6 @@ export async function seedLedger(
   pool: pg.Pool,
   sizes: { transferAccounts: number; readAccounts: number },
   customerIds: string[],
-  environment = BENCH_ENVIRONMENT,
 ): Promise<LedgerData> {
   const funded = Array.from({ length: sizes.transferAccounts + 1 }, () => uuidv7());
   const withTransactions = Array.from({ length: sizes.readAccounts }, () => uuidv7());
@@ -257,7 +255,7 @@ export async function seedLedger(
   try {
     await client.query(
       `INSERT INTO ledger_settlement_accounts (environment, currency) VALUES ($1, 'USD') ON CONFLICT (environment, currency) DO NOTHING`,
-      [environment],
+      [BENCH_ENVIRONMENT],
     );
     // A transaction per batch: linking an account takes a transaction-level advisory lock per customer (the
     // customer's account cap), and 100,000 links in one transaction exhaust PostgreSQL's lock table.
@@ -288,7 +286,7 @@ export async function seedLedger(
          INSERT INTO ledger_entries (id, environment, account_id, is_settlement, posting_id, type, amount, posted_amount, currency, description, status, balance_after, posted_at)
          SELECT l.id, $4, l.account_id, l.is_settlement, l.posting_id, l.type, l.amount, l.amount, 'USD', 'Bench deposit ' || l.n, 'POSTED', l.balance_after, CURRENT_TIMESTAMP
          FROM legs l ORDER BY l.ord, l.n, l.side`,
-        [ids, counts, FUNDING, environment],
+        [ids, counts, FUNDING, BENCH_ENVIRONMENT],
       );
       entries += result.rowCount ?? 0;
       await client.query(
@@ -302,12 +300,12 @@ export async function seedLedger(
          )
          UPDATE ledger_settlement_accounts s SET amount = s.amount - (SELECT sum(t.amount) FROM totals t)
          WHERE s.environment = $2 AND s.currency = 'USD'`,
-        [ids, environment],
+        [ids, BENCH_ENVIRONMENT],
       );
       await client.query(
         `INSERT INTO account_customers (account_id, customer_id, environment, position)
          SELECT t.account_id, t.customer_id, $3, 0 FROM unnest($1::uuid[], $2::uuid[]) AS t(account_id, customer_id)`,
-        [ids, owners.slice(start, start + BATCH * 5), environment],
+        [ids, owners.slice(start, start + BATCH * 5), BENCH_ENVIRONMENT],
       );
       await client.query('COMMIT');
     }
