@@ -105,6 +105,12 @@ function joinCgroup(postmaster: number | undefined, limitMb: number): string | u
     for (const pid of [postmaster, ...children]) writeFileSync(path.join(cgroupDir(), 'cgroup.procs'), String(pid));
     return undefined;
   } catch (error) {
+    // Processes already moved stay bounded until they end; an empty group is removed.
+    try {
+      rmdirSync(cgroupDir());
+    } catch {
+      // Not made, or not empty.
+    }
     return `the memory cgroup could not be made (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
 }
