@@ -461,7 +461,7 @@ export async function checkBusyAccount(
   };
   const samples = 5;
   for (let i = 0; i < samples; i++) {
-    const request = factory.build('rest-post-customer');
+    const request = factory.build(scenario);
     const answer = await call(
       ctx,
       server,
