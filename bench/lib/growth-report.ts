@@ -29,8 +29,11 @@ export interface SizeJudgement {
   ratio: number | null;
   /** Its 95 % bootstrap interval, each size's runs drawn apart; null with fewer than three runs at a size. */
   interval: [number, number] | null;
-  /** Met only when the interval's upper bound is within the limit (the cost could not be above it). */
-  verdict: 'met' | 'missed' | 'not judged';
+  /**
+   * Met when the interval's upper bound is within the limit (the cost could not be above it), missed when its lower
+   * bound is above it, otherwise inside the noise (the benchmark's ceiling rule, ADR 117).
+   */
+  verdict: 'met' | 'missed' | 'inside the noise' | 'not judged';
 }
 
 export function judgeSizeRatio(small: number[], large: number[], limit: number): SizeJudgement {
@@ -38,7 +41,8 @@ export function judgeSizeRatio(small: number[], large: number[], limit: number):
   const ratio = median(large) / median(small);
   const interval = bootstrapUnpairedRatioInterval(large, small);
   if (interval === null) return { ratio, interval, verdict: 'not judged' };
-  return { ratio, interval, verdict: interval[1] <= limit ? 'met' : 'missed' };
+  const verdict = interval[1] <= limit ? 'met' : interval[0] > limit ? 'missed' : 'inside the noise';
+  return { ratio, interval, verdict };
 }
 
 export interface GrowthContender {
