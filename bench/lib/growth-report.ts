@@ -1,4 +1,4 @@
-import { bootstrapMedianInterval, bootstrapUnpairedRatioInterval } from './interval.js';
+import { bootstrapMedianInterval, bootstrapUnpairedRatioInterval, ceilingVerdict } from './interval.js';
 import { median } from './measure.js';
 import type { GrowthData } from './growth-seed.js';
 import type { MemoryBound } from './memory-bound.js';
@@ -41,8 +41,8 @@ export function judgeSizeRatio(small: number[], large: number[], limit: number):
   const ratio = median(large) / median(small);
   const interval = bootstrapUnpairedRatioInterval(large, small);
   if (interval === null) return { ratio, interval, verdict: 'not judged' };
-  const verdict = interval[1] <= limit ? 'met' : interval[0] > limit ? 'missed' : 'inside the noise';
-  return { ratio, interval, verdict };
+  const { met } = ceilingVerdict(ratio, interval, limit);
+  return { ratio, interval, verdict: met === true ? 'met' : met === false ? 'missed' : 'inside the noise' };
 }
 
 export interface GrowthContender {
@@ -333,7 +333,7 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
   }
   lines.push(
     '',
-    `## Point reads and writes, list and search: largest ÷ smallest size, the service's total CPU per request and p99 (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`,
+    `## Point reads and writes, list and search: largest ÷ smallest size, the service's total CPU per request and p99 (at most ${GROWTH_LIMIT}x: met on the interval's upper bound, missed on its lower)`,
     '',
   );
   const judgements = judgeGrowth(report.sizes);

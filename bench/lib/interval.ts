@@ -151,3 +151,19 @@ export function bootstrapUnpairedRatioInterval(
   }
   return percentileBounds(ratios.sort((a, b) => a - b));
 }
+
+/**
+ * A ceiling's verdict from its figure's 95 % interval: met when the whole interval is within it, missed when the
+ * whole interval is above it, and otherwise not decided by this run (inside the noise), which the note says.
+ * Without an interval the figure alone decides.
+ */
+export function ceilingVerdict(
+  figure: number,
+  interval: [number, number] | null,
+  ceiling: number,
+): { met: boolean | null; note: string } {
+  const [low, high] = interval ?? [figure, figure];
+  if (high <= ceiling) return { met: true, note: '' };
+  if (low > ceiling) return { met: false, note: '' };
+  return { met: null, note: 'inside the noise: the interval straddles the ceiling; ' };
+}

@@ -9,6 +9,7 @@ import {
 import { type OpenLoopResult, renderOpenLoop } from './open-loop.js';
 import {
   capacitySpread,
+  ceilingVerdict,
   type DifferenceSummary,
   driftOf,
   logRatioInterval,
@@ -272,21 +273,6 @@ export const POSTGRES_WORK_SCENARIOS: readonly { label: string; scenario: string
   { label: 'Customer list by last name', scenario: 'rest-list-customers-by-name', comparator: 'batching-floor' },
   { label: 'Customer search by SSN', scenario: 'rest-search-customer-by-ssn', comparator: 'batching-floor' },
 ];
-
-/**
- * A ceiling's verdict from its figure's 95 % interval: met when the whole interval is within it, missed when the
- * whole interval is above it, and otherwise not decided by this run (inside the noise), which the note says.
- */
-export function ceilingVerdict(
-  figure: number,
-  interval: [number, number] | null,
-  ceiling: number,
-): { met: boolean | null; note: string } {
-  const [low, high] = interval ?? [figure, figure];
-  if (high <= ceiling) return { met: true, note: '' };
-  if (low > ceiling) return { met: false, note: '' };
-  return { met: null, note: 'inside the noise: the interval straddles the ceiling; ' };
-}
 
 export const overheadTargetName = (label: string): string =>
   `Overhead budget, ${label}: server CPU over the floor's at 4 connections ≤ ${OVERHEAD_BUDGET_US} µs/request`;

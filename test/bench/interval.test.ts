@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { capacitySpread, driftOf, logRatioInterval, pairedLogRatios, tQuantile975 } from '../../bench/lib/interval.js';
+import {
+  capacitySpread,
+  ceilingVerdict,
+  driftOf,
+  logRatioInterval,
+  pairedLogRatios,
+  tQuantile975,
+} from '../../bench/lib/interval.js';
 
 describe('the bench`s per-cycle log-ratios', () => {
   it('pairs cycle i with cycle i and leaves out a cycle where either figure is missing or zero', () => {
@@ -37,5 +44,19 @@ describe('the bench`s per-cycle log-ratios', () => {
     expect(capacitySpread([100, 250, 500])).toBe(5);
     expect(capacitySpread([100, 0])).toBe(Infinity);
     expect(capacitySpread([100])).toBeNull();
+  });
+});
+
+describe('a ceiling`s verdict, for every ceiling of the benchmark and the data-growth rule alike', () => {
+  it('is met on the interval`s upper bound, missed on its lower, otherwise inside the noise', () => {
+    expect(ceilingVerdict(1.2, [1.1, 1.5], 1.5)).toEqual({ met: true, note: '' });
+    expect(ceilingVerdict(2, [1.51, 3], 1.5)).toEqual({ met: false, note: '' });
+    expect(ceilingVerdict(1.4, [1.2, 1.6], 1.5).met).toBeNull();
+    expect(ceilingVerdict(1.4, [1.2, 1.6], 1.5).note).toContain('inside the noise');
+  });
+
+  it('is decided by the figure alone without an interval', () => {
+    expect(ceilingVerdict(1.5, null, 1.5).met).toBe(true);
+    expect(ceilingVerdict(1.6, null, 1.5).met).toBe(false);
   });
 });
